@@ -1,0 +1,128 @@
+"""JSON / JSON-lines reading and writing with errors that name file, line and field."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from medprobe.errors import MedprobeError
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def validation_error(exc: ValidationError, file: str | Path, line: int | None) -> MedprobeError:
+    """Turn pydantic's first complaint into one located message."""
+    first = exc.errors()[0]
+    field = ".".join(str(p) for p in first.get("loc", ())) or None
+    message = first.get("msg", "invalid value")
+    if first.get("type") == "extra_forbidden":
+        message = "unknown field"
+    elif first.get("type") == "missing":
+        message = "missing required field"
+    return MedprobeError(message, file=file, line=line, field=field)
+
+
+def iter_json_lines(path: str | Path, *, tolerate_torn_tail: bool = False) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, decoded value) for each non-blank line.
+
+    ``tolerate_torn_tail`` skips an undecodable *last* line: an append-only file written by a
+    process that was killed mid-write ends that way, and the lost record is simply redone.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise MedprobeError("file not found", file=path)
+    with path.open("r", encoding="utf-8") as handle:
+        lines = handle.readlines()
+    for index, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield index, json.loads(raw)
+        except json.JSONDecodeError as exc:
+            is_last = index == len(lines)
+            if tolerate_torn_tail and is_last and not raw.endswith("\n"):
+                return
+            raise MedprobeError(f"malformed JSON ({exc.msg} at column {exc.colno})", file=path, line=index) from None
+
+
+def read_records(path: str | Path, model: type[T], *, tolerate_torn_tail: bool = False) -> list[T]:
+    """Read a JSONL file of ``model`` records, failing on the first bad line with its location."""
+    records = []
+    for line, value in iter_json_lines(path, tolerate_torn_tail=tolerate_torn_tail):
+        if not isinstance(value, dict):
+            raise MedprobeError(f"expected a JSON object, got {type(value).__name__}", file=path, line=line)
+        try:
+            records.append(model.model_validate(value))
+        except ValidationError as exc:
+            raise validation_error(exc, path, line) from None
+    return records
+
+
+def read_json(path: str | Path) -> Any:
+    path = Path(path)
+    if not path.exists():
+        raise MedprobeError("file not found", file=path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise MedprobeError(f"malformed JSON ({exc.msg})", file=path, line=exc.lineno) from None
+
+
+def dumps(record: BaseModel | dict[str, Any]) -> str:
+    data = record.model_dump(mode="json", exclude_defaults=False) if isinstance(record, BaseModel) else record
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_records(path: str | Path, records: Iterable[BaseModel | dict[str, Any]]) -> None:
+    """Write a whole JSONL file atomically (temp file + rename), so readers never see half of it."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(dumps(record) + "\n")
+    os.replace(tmp, path)
+
+
+def write_json(path: str | Path, value: Any) -> None:
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class JsonlAppender:
+    """Append-only JSONL writer that flushes every record, so a killed run loses at most the
+    record being written."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._repair_torn_tail()
+        self._handle = self.path.open("a", encoding="utf-8")
+
+    def _repair_torn_tail(self) -> None:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with self.path.open("rb+") as handle:
+            data = handle.read()
+            if data.endswith(b"\n"):
+                return
+            cut = data.rfind(b"\n") + 1
+            handle.truncate(cut)
+
+    def write(self, record: BaseModel | dict[str, Any]) -> None:
+        self._handle.write(dumps(record) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> JsonlAppender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

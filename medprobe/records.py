@@ -1,0 +1,138 @@
+"""The plain, serializable records that cross stage boundaries.
+
+sources -> builders -> Probe -> runner -> Response -> parsers -> ItemScore -> summary.
+Every record round-trips through JSON so each stage can run alone (export probes, answer them
+elsewhere, import the responses, score them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Language = Literal["en", "zh"]
+Role = Literal["system", "user", "assistant"]
+
+
+class Record(BaseModel):
+    """Base for all records: unknown fields are errors, so typos in files are caught."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Message(Record):
+    role: Role
+    content: str
+
+
+class AnswerFormat(Record):
+    """What shape of answer a probe expects; parsers and the random guesser read it.
+
+    kind:
+      option_letter  one letter out of ``options`` (MCQ)
+      letter_set     a non-empty subset of ``options`` (multiple-answer)
+      true_false     a true/false verdict
+      verdict_letter a correct/incorrect verdict on ``given`` plus the right letter (revision)
+    """
+
+    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter"]
+    options: list[str] = Field(default_factory=list)
+    option_texts: dict[str, str] = Field(default_factory=dict)
+    given: str | None = None
+
+
+class GenerationParams(Record):
+    """Decoding parameters; all of them are part of the response-cache key."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 64
+    stop: list[str] = Field(default_factory=list)
+    repetition_penalty: float | None = None
+
+
+class KnowledgePoint(Record):
+    """One unit of knowledge a method probes, e.g. (disease, aspect) or one MedQA item."""
+
+    id: str
+    source: str
+    disease: str | None = None
+    aspect: str | None = None
+    values: list[str] = Field(default_factory=list)
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Probe(Record):
+    """One question put to a model. ``prompt`` is the full text; chat models get it as the
+    user turn after ``system``, completion models get it verbatim."""
+
+    id: str
+    method: str
+    knowledge_point: str
+    facet: str
+    variant: str = "base"
+    language: Language = "en"
+    system: str | None = None
+    prompt: str
+    gold: Any = None
+    answer_format: AnswerFormat
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Request(Record):
+    """What the runner sends to a backend: one generation of one probe (``sample`` > 0 for
+    extra self-consistency samples)."""
+
+    id: str
+    probe_id: str
+    sample: int = 0
+    messages: list[Message] | None = None
+    prompt: str | None = None
+    params: GenerationParams = Field(default_factory=GenerationParams)
+    seed: int | None = None
+    answer_format: AnswerFormat | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """Everything about the request that can change the model's output."""
+        return {
+            "messages": [m.model_dump() for m in self.messages] if self.messages is not None else None,
+            "prompt": self.prompt,
+            "params": self.params.model_dump(),
+            "sample": self.sample,
+            "seed": self.seed,
+        }
+
+
+class Response(Record):
+    """A backend's answer to one request. ``error`` is set when no answer could be obtained."""
+
+    probe_id: str
+    sample: int = 0
+    text: str = ""
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+    error: str | None = None
+    cached: bool = False
+
+    @property
+    def request_id(self) -> str:
+        return request_id(self.probe_id, self.sample)
+
+
+class ItemScore(Record):
+    """The score of one knowledge point on one facet/task, with what was parsed."""
+
+    knowledge_point: str
+    facet: str
+    score: float
+    correct: list[bool] = Field(default_factory=list)
+    parsed: list[Any] = Field(default_factory=list)
+    unparsed: int = 0
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+def request_id(probe_id: str, sample: int) -> str:
+    return f"{probe_id}#{sample}"
