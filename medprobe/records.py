@@ -40,6 +40,7 @@ class AnswerFormat(Record):
     options: list[str] = Field(default_factory=list)
     option_texts: dict[str, str] = Field(default_factory=dict)
     given: str | None = None
+    language: Language = "en"
 
 
 class GenerationParams(Record):
@@ -136,3 +137,29 @@ class ItemScore(Record):
 
 def request_id(probe_id: str, sample: int) -> str:
     return f"{probe_id}#{sample}"
+
+
+class RunConfig(Record):
+    """Everything needed to reproduce a run (written to config.json)."""
+
+    method: str
+    command: list[str]
+    created: str
+    model: str | None = None
+    model_identity: dict[str, Any] = Field(default_factory=dict)
+    model_options: dict[str, str] = Field(default_factory=dict)
+    data: str | None = None
+    limit: int | None = None
+    seed: int = 0
+    setting: str | None = None
+    repeats: int = 1
+    samples: int = 1
+    prompt_style: Literal["chat", "completion"] = "chat"
+    generation: GenerationParams = Field(default_factory=GenerationParams)
+    reference_compatible: bool = False
+    probes: int = 0
+    probes_sha256: str = ""
+    build_info: dict[str, Any] = Field(default_factory=dict)
+    versions: dict[str, str] = Field(default_factory=dict)
+    git_revision: str | None = None
+    fingerprint: str = ""

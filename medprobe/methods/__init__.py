@@ -1,0 +1,94 @@
+"""Methods are plugins: each turns a source into probes and responses into scores.
+
+A method registers itself under the ``medprobe.methods`` entry-point group (see pyproject.toml),
+so a fifth method — even one in another package — plugs in without touching the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.table import Table
+
+from medprobe.errors import MedprobeError
+from medprobe.records import GenerationParams, ItemScore, Probe, Response
+
+
+@dataclass
+class BuildOptions:
+    """What a user chooses when building probes."""
+
+    data: str | None = None
+    limit: int | None = None
+    seed: int = 0
+    setting: str | None = None
+    #: which model's results to import when a result folder holds several
+    name: str | None = None
+
+
+@dataclass
+class ProbeSet:
+    """Probes plus how to ask them: decoding parameters, samples per probe, and provenance
+    (source, counts, what was skipped and why, template hashes) for config.json."""
+
+    probes: list[Probe]
+    generation: GenerationParams
+    samples: int = 1
+    setting: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ScoreOptions:
+    seed: int = 0
+    reference_compatible: bool = False
+    setting: str | None = None
+    samples: int = 1
+    repeats: int = 1
+
+
+@dataclass
+class ScoreResult:
+    items: list[ItemScore]
+    metrics: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+class Method(Protocol):
+    name: str
+    title: str
+    default_data: str
+    settings: tuple[str, ...]
+    raw_formats: tuple[str, ...]
+
+    def build(self, options: BuildOptions) -> ProbeSet: ...
+
+    def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult: ...
+
+    def table(self, summary: dict[str, Any]) -> Table:
+        """The terminal summary table."""
+        ...
+
+    def report(self, summary: dict[str, Any]) -> str:
+        """The method's section of report.md (Markdown tables in the paper's shapes)."""
+        ...
+
+    def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
+        """Probes and responses from another tool's result files (``medprobe score --format``)."""
+        ...
+
+
+def available_methods() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group="medprobe.methods")}
+
+
+def get_method(name: str) -> Method:
+    found = available_methods()
+    if name not in found:
+        raise MedprobeError(
+            f"unknown method '{name}'", field="METHOD", hint="available: " + ", ".join(sorted(found)) if found else None
+        )
+    return found[name].load()

@@ -1,0 +1,51 @@
+"""Model backends behind one protocol (:mod:`medprobe.models.base`).
+
+Model ids: ``llamacpp:default`` (embedded SmolLM2-135M-Instruct), ``llamacpp:/path/model.gguf``,
+``openai:MODEL@BASE_URL``, ``random``, ``replay:FILE``. Backend options (``-O key=value`` on
+the command line) are passed through: n_ctx, threads (llamacpp); concurrency, max_concurrency,
+retries, timeout, key_env (openai).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from medprobe.errors import MedprobeError
+from medprobe.models.base import ModelBackend, generate
+
+__all__ = ["ModelBackend", "generate", "make_backend", "BACKENDS"]
+
+#: backend kind -> (module, class, the -O options it understands); modules load on demand so
+#: that, e.g., the random model never imports llama.cpp
+BACKENDS: dict[str, tuple[str, str, frozenset[str]]] = {
+    "llamacpp": ("medprobe.models.llamacpp", "LlamaCppBackend", frozenset({"n_ctx", "threads"})),
+    "openai": (
+        "medprobe.models.openai",
+        "OpenAIBackend",
+        frozenset({"concurrency", "max_concurrency", "retries", "timeout", "key_env"}),
+    ),
+    "random": ("medprobe.models.random_model", "RandomBackend", frozenset()),
+    "replay": ("medprobe.models.replay", "ReplayBackend", frozenset()),
+}
+
+
+def make_backend(model_id: str, options: dict[str, str] | None = None, *, seed: int = 0) -> ModelBackend:
+    """Build the backend a model id names; ``seed`` drives the random guesser."""
+    kind, _, spec = model_id.partition(":")
+    if kind not in BACKENDS:
+        raise MedprobeError(
+            f"unknown model backend '{kind}' in '{model_id}'",
+            field="--model",
+            hint="use one of: llamacpp:default, llamacpp:/path/model.gguf, openai:MODEL@URL, random, replay:FILE",
+        )
+    module, name, known = BACKENDS[kind]
+    options = dict(options or {})
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise MedprobeError(
+            f"option(s) {', '.join(unknown)} not understood by the {kind} backend",
+            field="-O",
+            hint=f"{kind} options: {', '.join(sorted(known)) or 'none'}",
+        )
+    options["seed"] = str(seed)
+    return getattr(importlib.import_module(module), name)(spec, options)

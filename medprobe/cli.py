@@ -1,0 +1,278 @@
+"""The ``medprobe`` command. Subcommands stay thin: the work happens in the library.
+
+Contract other tools script against: ``run`` and ``score`` write a run directory under ``--out``
+(default ``runs/``) and print its path on their last line of standard output. Progress goes to
+standard error. User errors exit with status 2 and one clear message.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, available_methods, get_method
+
+app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
+kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
+cache_app = typer.Typer(help="Inspect or clear the response cache.")
+app.add_typer(kb_app, name="kb")
+app.add_typer(cache_app, name="cache")
+
+out_console = Console()
+err_console = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: ``medprobe run`` with no arguments: a few-minute sample on built-in material, fully offline
+DEFAULT_METHOD, DEFAULT_DATA, DEFAULT_LIMIT = "multifacet", "builtin:en", 100
+
+
+def user_errors(func: F) -> F:
+    """Print MedprobeError without a traceback and exit 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MedprobeError as exc:
+            err_console.print(f"[bold red]error:[/] {exc.render()}", highlight=False)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            err_console.print("[yellow]interrupted[/]: run the same command again to resume; finished answers are kept")
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise MedprobeError(f"expected key=value, got '{pair}'", field="-O")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> None:
+    out_console.print(get_method(method_name).table(summary))
+    run = summary["run"]
+    if run["errors"] or run["missing"]:
+        err_console.print(f"[bold red]{run['errors']} request(s) failed[/]; see report.md. Run the same command again to retry them.")
+    if run["empty_replies"]:
+        err_console.print(f"[yellow]warning:[/] {run['empty_replies']} empty replies (counted as unparsed)")
+    for note in summary.get("notes", []):
+        err_console.print(f"[dim]note: {note}[/]")
+    print(path, flush=True)
+
+
+@app.command()
+@user_errors
+def run(
+    method: Annotated[str | None, typer.Argument(help="multifacet (default job when omitted)")] = None,
+    model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
+    data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
+    limit: Annotated[int | None, typer.Option(help="evaluate a seeded sample of N knowledge points")] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="independent repetitions; metrics get mean ± SE")] = 1,
+    seed: Annotated[int, typer.Option(help="seed for sampling, distractors, random fill and tie breaks")] = 0,
+    out: Annotated[Path, typer.Option(help="where run directories go")] = Path("runs"),
+    setting: Annotated[str | None, typer.Option(help="method setting, e.g. ao or cot-sc for multifacet")] = None,
+    prompt_style: Annotated[str, typer.Option(help="chat (messages) or completion (plain text)")] = "chat",
+    reference_compatible: Annotated[bool, typer.Option("--reference-compatible", help="fill unparsed answers at random like the published scripts")] = False,
+    temperature: Annotated[float | None, typer.Option(help="override the method's temperature")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="override the method's max tokens")] = None,
+    option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help="start a new run directory instead of resuming an unfinished one")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Build probes, ask the model, score, and write a run directory."""
+    from medprobe.engine.pipeline import RunPlan
+    from medprobe.engine.pipeline import run as run_plan
+
+    if prompt_style not in ("chat", "completion"):
+        raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
+    if method is None:
+        method, data, limit = DEFAULT_METHOD, data or DEFAULT_DATA, limit or DEFAULT_LIMIT
+        err_console.print(f"[bold]medprobe[/]: default job — {method} on {data}, {limit} knowledge points, model {model}")
+    plan = RunPlan(
+        method=method,
+        build=BuildOptions(data=data, limit=limit, seed=seed, setting=setting),
+        model=model,
+        model_options=parse_options(option),
+        out=out,
+        prompt_style=prompt_style,  # type: ignore[arg-type]
+        repeats=repeats,
+        reference_compatible=reference_compatible,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        use_cache=not no_cache,
+        fresh=fresh,
+        progress=not quiet,
+    )
+    outcome = run_plan(plan)
+    if outcome.resumed:
+        err_console.print(f"resumed the unfinished run in {outcome.path}")
+    _print_outcome(method, outcome.path, outcome.summary)
+    run_info = outcome.summary["run"]
+    if run_info["answered"] and run_info["empty_replies"] == run_info["answered"]:
+        raise MedprobeError(
+            f"the model returned empty text for all {run_info['answered']} requests",
+            hint="check the model's chat template (try --prompt-style completion), stop strings and --max-tokens",
+        )
+
+
+@app.command()
+@user_errors
+def score(
+    method: Annotated[str, typer.Argument(help="the method whose responses these are")],
+    responses: Annotated[Path, typer.Option(help="a run directory (--format medprobe) or another tool's result folder")],
+    format: Annotated[str, typer.Option("--format", help="medprobe, or a method import format such as multifaceteval-raw")] = "medprobe",
+    data: Annotated[str | None, typer.Option(help="source data, when the format needs it")] = None,
+    setting: Annotated[str | None, typer.Option(help="setting of the imported responses (e.g. cot-sc)")] = None,
+    name: Annotated[str | None, typer.Option(help="model name inside a result folder holding several")] = None,
+    reference_compatible: Annotated[bool, typer.Option("--reference-compatible")] = False,
+    seed: Annotated[int, typer.Option()] = 0,
+    out: Annotated[Path, typer.Option()] = Path("runs"),
+) -> None:
+    """Score existing responses into a new run directory."""
+    from medprobe.engine.pipeline import rescore
+
+    build = BuildOptions(data=data, seed=seed, setting=setting, name=name)
+    outcome = rescore(method, responses, format, build, out=out, reference_compatible=reference_compatible)
+    _print_outcome(method, outcome.path, outcome.summary)
+
+
+@app.command()
+@user_errors
+def build(
+    method: Annotated[str, typer.Argument()],
+    output: Annotated[Path, typer.Option("--output", "-o", help="probes JSONL to write")],
+    data: Annotated[str | None, typer.Option()] = None,
+    limit: Annotated[int | None, typer.Option()] = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    setting: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Build probes without a model and export them as JSONL (answer them anywhere, then
+    `medprobe run METHOD --model replay:ANSWERS.jsonl`)."""
+    from medprobe.jsonl import write_records
+
+    probe_set = get_method(method).build(BuildOptions(data=data, limit=limit, seed=seed, setting=setting))
+    write_records(output, probe_set.probes)
+    err_console.print(f"{len(probe_set.probes)} probes; decoding {probe_set.generation.model_dump()}; samples {probe_set.samples}")
+    print(output)
+
+
+@app.command()
+@user_errors
+def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> None:
+    """Print a finished run's summary table again."""
+    from medprobe.jsonl import read_json
+
+    summary = read_json(run_dir / "summary.json")
+    _print_outcome(summary["method"], run_dir, summary)
+
+
+@app.command()
+def models() -> None:
+    """List model backends and methods."""
+    from medprobe.models import BACKENDS
+
+    table = Table("backend", "options")
+    for kind, (_, _, options) in BACKENDS.items():
+        table.add_row(kind, ", ".join(sorted(options)) or "–")
+    out_console.print(table)
+    out_console.print("methods: " + ", ".join(sorted(available_methods())))
+
+
+@kb_app.command("build")
+@user_errors
+def kb_build(
+    name: Annotated[str, typer.Argument(help="en (from hpo3) or zh (from PyCMeKG)")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write here instead of the built-in cache")] = None,
+) -> None:
+    """Build a knowledge base from an offline source."""
+    from medprobe.sources.builtin import build_builtin, builtin_kb_path
+
+    path = build_builtin(name, output) if output else builtin_kb_path(name)
+    print(path)
+
+
+@kb_app.command("stats")
+@user_errors
+def kb_stats_cmd(
+    kb: Annotated[str, typer.Argument(help="a KB file or builtin:en / builtin:zh")] = "builtin:en",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Diseases and knowledge points per aspect."""
+    from medprobe.sources.builtin import resolve_kb
+    from medprobe.sources.kb import kb_stats
+
+    stats = kb_stats(resolve_kb(kb))
+    if as_json:
+        print(json.dumps(stats, ensure_ascii=False, indent=2))
+        return
+    table = Table("aspect", "diseases", "knowledge points", title=f"{stats['name']} ({stats['language']}): {stats['diseases']} diseases")
+    for aspect, row in stats["aspects"].items():
+        table.add_row(aspect, str(row["diseases"]), str(row["knowledge_points"]))
+    table.add_row("[bold]total", "", f"[bold]{stats['total_knowledge_points']}")
+    out_console.print(table)
+
+
+@kb_app.command("show")
+@user_errors
+def kb_show(
+    kb: Annotated[str, typer.Argument(help="a KB file or builtin:en / builtin:zh")],
+    disease: Annotated[str, typer.Argument(help="disease id or name (case-insensitive)")],
+) -> None:
+    """Print one disease record."""
+    from medprobe.sources.builtin import resolve_kb
+
+    wanted = disease.casefold()
+    for record in resolve_kb(kb).diseases:
+        if wanted in (record.id.casefold(), record.name.casefold()):
+            print(record.model_dump_json(indent=2))
+            return
+    raise MedprobeError(f"no disease '{disease}' in {kb}", hint="use the id or exact name shown by the KB")
+
+
+@kb_app.command("validate")
+@user_errors
+def kb_validate(path: Annotated[Path, typer.Argument()]) -> None:
+    """Check a KB file line by line; print its size when it is valid."""
+    from medprobe.sources.kb import load_kb
+
+    kb = load_kb(path)
+    print(f"{path}: valid, {len(kb.diseases)} diseases ({kb.language})")
+
+
+@cache_app.command("stats")
+@user_errors
+def cache_stats() -> None:
+    from medprobe.engine.cache import ResponseCache
+
+    print(json.dumps(ResponseCache().stats(), indent=2))
+
+
+@cache_app.command("clear")
+@user_errors
+def cache_clear(model: Annotated[str | None, typer.Option(help="only this model id")] = None) -> None:
+    from medprobe.engine.cache import ResponseCache
+
+    print(f"removed {ResponseCache().clear(model)} cached responses")
+
+
+def main() -> None:  # pragma: no cover - console entry for python -m
+    app(sys.argv[1:])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

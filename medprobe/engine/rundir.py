@@ -1,0 +1,140 @@
+"""The run directory: config.json, probes.jsonl, responses.jsonl, scores.jsonl, summary.json,
+report.md under ``runs/<UTC time>-<method>-<model>/``.
+
+An interrupted run is found again by its fingerprint (model identity, probe set, decoding,
+samples, prompt style) and continued in place: responses.jsonl is append-only and its torn last
+line, if the process was killed mid-write, is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from medprobe.errors import MedprobeError
+from medprobe.jsonl import JsonlAppender, dumps, read_json, read_records, write_json, write_records
+from medprobe.records import ItemScore, Probe, Response, RunConfig
+
+CONFIG, PROBES, RESPONSES, SCORES, SUMMARY, REPORT = (
+    "config.json",
+    "probes.jsonl",
+    "responses.jsonl",
+    "scores.jsonl",
+    "summary.json",
+    "report.md",
+)
+
+
+def probes_digest(probes: list[Probe]) -> str:
+    digest = hashlib.sha256()
+    for probe in probes:
+        digest.update(dumps(probe).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def fingerprint(config: RunConfig) -> str:
+    """What decides the responses: a run with the same fingerprint can reuse them."""
+    keep = {
+        "method": config.method,
+        "model": config.model_identity,
+        "probes": config.probes_sha256,
+        "generation": config.generation.model_dump(),
+        "samples": config.samples,
+        "repeats": config.repeats,
+        "seed": config.seed,
+        "prompt_style": config.prompt_style,
+    }
+    return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def git_revision() -> str | None:
+    """The medprobe source revision when running from a checkout (with '+dirty' for local edits)."""
+    here = Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        if rev.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", "."], capture_output=True, text=True, timeout=5)
+        return rev.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "model"
+
+
+class RunDir:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls, out: Path, method: str, model: str) -> RunDir:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        base = out / f"{stamp}-{method}-{_slug(model)}"
+        path, n = base, 1
+        while path.exists():
+            n += 1
+            path = base.with_name(f"{base.name}-{n}")
+        path.mkdir(parents=True)
+        return cls(path)
+
+    @classmethod
+    def find_unfinished(cls, out: Path, fingerprint_: str) -> RunDir | None:
+        """The newest run under ``out`` with this fingerprint that has no summary yet."""
+        if not out.is_dir():
+            return None
+        for config_path in sorted(out.glob(f"*/{CONFIG}"), reverse=True):
+            run = cls(config_path.parent)
+            if (run.path / SUMMARY).exists():
+                continue
+            try:
+                if json.loads(config_path.read_text(encoding="utf-8")).get("fingerprint") == fingerprint_:
+                    return run
+            except (OSError, json.JSONDecodeError):
+                continue
+        return None
+
+    @classmethod
+    def open(cls, path: Path) -> RunDir:
+        if not (path / CONFIG).exists():
+            raise MedprobeError("not a run directory (no config.json)", file=path)
+        return cls(path)
+
+    def write_config(self, config: RunConfig) -> None:
+        write_json(self.path / CONFIG, config.model_dump(mode="json"))
+
+    def config(self) -> RunConfig:
+        return RunConfig.model_validate(read_json(self.path / CONFIG))
+
+    def write_probes(self, probes: list[Probe]) -> None:
+        write_records(self.path / PROBES, probes)
+
+    def probes(self) -> list[Probe]:
+        return read_records(self.path / PROBES, Probe)
+
+    def appender(self) -> JsonlAppender:
+        return JsonlAppender(self.path / RESPONSES)
+
+    def responses(self) -> dict[str, Response]:
+        """Latest response per request; a success is never replaced by a later failure."""
+        path = self.path / RESPONSES
+        latest: dict[str, Response] = {}
+        if not path.exists():
+            return latest
+        for response in read_records(path, Response, tolerate_torn_tail=True):
+            previous = latest.get(response.request_id)
+            if previous is None or previous.error is not None or response.error is None:
+                latest[response.request_id] = response
+        return latest
+
+    def write_results(self, items: list[ItemScore], summary: dict[str, Any], report: str) -> None:
+        write_records(self.path / SCORES, items)
+        (self.path / REPORT).write_text(report, encoding="utf-8")
+        write_json(self.path / SUMMARY, summary)  # last: its presence marks the run finished

@@ -1,0 +1,160 @@
+"""The runner: turns requests into responses with cache, resume, concurrency and progress.
+
+Order of business for each request: already in this run's responses file (resume) -> skip;
+in the response cache -> record it as cached; otherwise send it. Every response is handed to
+``sink`` the moment it exists (the run directory appends it to responses.jsonl and flushes), so
+killing the process at any point loses at most the answers in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from medprobe.engine.cache import ResponseCache, cache_key
+from medprobe.errors import MedprobeError
+from medprobe.models.base import ModelBackend
+from medprobe.records import Request, Response
+
+#: stop a run when this many requests in a row failed: the model is down, not flaky
+MAX_CONSECUTIVE_ERRORS = 25
+
+
+@dataclass
+class RunStats:
+    total: int = 0
+    resumed: int = 0
+    from_cache: int = 0
+    sent: int = 0
+    errors: int = 0
+    elapsed_s: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    last_error: str | None = field(default=None, repr=False)
+
+
+def _prompt_order(request: Request) -> str:
+    """Sort key that puts prompts sharing a prefix (the few-shot demos) next to each other, so
+    servers and llama.cpp reuse their prefix caches."""
+    if request.messages is not None:
+        return "\x00".join(m.content for m in request.messages)
+    return request.prompt or ""
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool, label: str) -> None:
+        self.bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[errors]}"),
+            console=Console(stderr=True),
+            disable=not enabled,
+            transient=False,
+        )
+        self.task = self.bar.add_task(label, total=total, rate="", errors="")
+        self.started = time.perf_counter()
+        self.done = 0
+
+    def advance(self, errors: int) -> None:
+        self.done += 1
+        rate = self.done / max(1e-9, time.perf_counter() - self.started)
+        self.bar.update(self.task, advance=1, rate=f"{rate:.1f} req/s", errors=f"[red]{errors} errors" if errors else "")
+
+
+async def execute(
+    backend: ModelBackend,
+    requests: list[Request],
+    sink: Callable[[Response], None],
+    *,
+    done: Iterable[str] = (),
+    cache: ResponseCache | None = None,
+    progress: bool = True,
+) -> RunStats:
+    """Obtain a response for every request not in ``done``; hand each to ``sink`` at once."""
+    started = time.perf_counter()
+    finished = set(done)
+    pending = [r for r in requests if r.id not in finished]
+    stats = RunStats(total=len(requests), resumed=len(requests) - len(pending))
+
+    keys: dict[str, str] = {}
+    if cache is not None and backend.cacheable and pending:
+        identity = backend.identity()
+        keys = {r.id: cache_key(identity, r) for r in pending}
+        hits = cache.get_many(list(keys.values()))
+        to_send = []
+        for request in pending:
+            hit = hits.get(keys[request.id])
+            if hit is None:
+                to_send.append(request)
+            else:
+                sink(hit.model_copy(update={"probe_id": request.probe_id, "sample": request.sample, "cached": True}))
+                stats.from_cache += 1
+    else:
+        to_send = pending
+
+    if to_send:
+        await backend.check()
+        to_send.sort(key=_prompt_order)
+        await _send_all(backend, to_send, sink, keys, cache, stats, progress)
+    stats.elapsed_s = time.perf_counter() - started
+    return stats
+
+
+async def _send_all(
+    backend: ModelBackend,
+    to_send: list[Request],
+    sink: Callable[[Response], None],
+    keys: dict[str, str],
+    cache: ResponseCache | None,
+    stats: RunStats,
+    progress: bool,
+) -> None:
+    queue = iter(to_send)
+    consecutive_errors = 0
+    bar = _Progress(len(to_send), progress, backend.model_id)
+
+    async def worker() -> None:
+        nonlocal consecutive_errors
+        for request in queue:
+            if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
+                return
+            response = await backend.complete(request)
+            stats.sent += 1
+            if response.error is None:
+                consecutive_errors = 0
+                if cache is not None and request.id in keys:
+                    cache.put(keys[request.id], backend.model_id, response)
+                stats.prompt_tokens += response.prompt_tokens or 0
+                stats.completion_tokens += response.completion_tokens or 0
+            else:
+                consecutive_errors += 1
+                stats.errors += 1
+                stats.last_error = response.error
+            sink(response)
+            bar.advance(stats.errors)
+
+    with bar.bar:
+        workers = [asyncio.create_task(worker()) for _ in range(min(backend.max_concurrency, len(to_send)))]
+        await asyncio.gather(*workers)
+    if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
+        raise MedprobeError(
+            f"stopped after {MAX_CONSECUTIVE_ERRORS} failed requests in a row; last error: {stats.last_error}",
+            hint="fix the model or endpoint and run the same command again: finished answers are kept",
+        )

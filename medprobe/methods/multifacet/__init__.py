@@ -1,0 +1,134 @@
+"""MultifacetEval (paper 003): one knowledge point, four facets of questions.
+
+Sources: the MultifacetEval release (a folder such as ../shared/data/multifaceteval/medqa, i.e.
+MultiMedQA) or any knowledge base (``builtin:en``, ``builtin:zh`` or a KB file), from which
+MultiDiseK-style questions are generated. Settings: ``ao`` (answer-only, 5-shot, greedy) and
+``cot-sc`` (chain of thought with self-consistency: 5 sampled chains at temperature 0.8,
+top-p 0.8, majority vote, ties broken by the seeded RNG; release data only, since it needs the
+rationales of dev_cot.json — the paper, too, ran MultiDiseK answer-only).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.multifacet import raw, release
+from medprobe.methods.multifacet.from_kb import build_kb_questions
+from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
+from medprobe.methods.multifacet.score import score as score_responses
+from medprobe.methods.multifacet.templates import template_hash
+from medprobe.records import GenerationParams, Probe, Response
+from medprobe.report.markdown import md_table, pct
+
+#: keeps a completion-style model from running on into the next example
+STOP = ["\n\nQuestion:", "\n\n问题："]
+AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
+COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
+COT_SAMPLES = 5
+SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}
+
+
+class MultifacetMethod:
+    name = "multifacet"
+    title = "MultifacetEval"
+    default_data = "builtin:en"
+    settings = ("ao", "cot-sc")
+    raw_formats = ("multifaceteval-raw",)
+
+    def build(self, options: BuildOptions) -> ProbeSet:
+        setting = options.setting or "ao"
+        if setting not in self.settings:
+            raise MedprobeError(f"unknown setting '{setting}'", field="--setting", hint="ao or cot-sc")
+        cot = setting == "cot-sc"
+        data = options.data or self.default_data
+        folder = Path(data)
+        if folder.is_dir():
+            questions = release.load_release(folder)
+            if options.limit is not None:
+                kps = sorted({q.knowledge_point for q in questions})
+                keep = set(random.Random(options.seed).sample(kps, min(options.limit, len(kps))))
+                questions = [q for q in questions if q.knowledge_point in keep]
+            demos, language = release.load_demos(folder, cot), "en"
+            info: dict[str, Any] = {"source": str(folder), "kind": "multifaceteval-release", "knowledge_points": len({q.knowledge_point for q in questions})}
+        else:
+            if cot:
+                raise MedprobeError(
+                    "cot-sc needs worked rationales, which only the MultifacetEval release provides (dev_cot.json)",
+                    field="--setting",
+                    hint="use --setting ao with a knowledge base, or --data pointing at the release folder",
+                )
+            from medprobe.sources.builtin import resolve_kb
+
+            kb = resolve_kb(data)
+            built = build_kb_questions(kb, seed=options.seed, limit=options.limit)
+            questions, demos, language = built.questions, built.demos, kb.language
+            info = {"kind": "knowledge-base", **built.info}
+        if not questions:
+            raise MedprobeError(f"no questions could be built from {data}")
+        info["templates"] = template_hash()
+        info["questions"] = {t: sum(q.task == t for q in questions) for t in TASKS}
+        probes = to_probes(questions, demos, language, cot)
+        return ProbeSet(probes, COT if cot else AO, COT_SAMPLES if cot else 1, setting, info)
+
+    def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+        return score_responses(probes, responses, options)
+
+    def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
+        return raw.import_raw(path, options)
+
+    def table(self, summary: dict[str, Any]) -> Table:
+        m = summary["metrics"]
+        table = Table(
+            "facet", "task", "accuracy %", "random %", "parse failures %", "questions",
+            title=f"MultifacetEval · {summary['model']} · {m['knowledge_points']} knowledge points · {summary['mode']}",
+        )
+        for facet, row in m["facets"].items():
+            acc = pct(row["accuracy"]) + (f" ± {pct(row['se'])}" if row.get("se") is not None else "")
+            table.add_row(facet, row["task"], acc, pct(row["random_baseline"]), pct(row["parse_failure_rate"]), str(row["questions"]))
+        table.add_row("[bold]average", "", f"[bold]{pct(m['average'])}", pct(m["random_average"]), pct(m["parse_failure_rate"]), "")
+        curve = " → ".join(pct(v) for v in m["mastery"]["without_negation"])
+        table.caption = f"p(M), facets added {' → '.join(m['mastery']['order'])}: {curve} %"
+        return table
+
+    def report(self, summary: dict[str, Any]) -> str:
+        m = summary["metrics"]
+        facets = [FACET_OF[t] for t in TASKS if FACET_OF[t] in m["facets"]]
+        header = ["Model", *(SHORT[f] for f in facets), "Average"]
+        rows = [
+            ["Random", *(pct(m["facets"][f]["random_baseline"]) for f in facets), pct(m["random_average"])],
+            [summary["model"], *(pct(m["facets"][f]["accuracy"]) for f in facets), pct(m["average"])],
+        ]
+        parts = [
+            f"## Facet accuracy (%), {m['n_options']} options, {m['knowledge_points']} knowledge points",
+            "",
+            md_table(header, rows),
+            "",
+            "Rectification is bias-corrected: 1/No·acc_T + (No−1)/No·acc_F. Discrimination needs the exact option set.",
+            "",
+            "## Mastered knowledge points p(M) (%)",
+            "",
+            md_table(
+                ["facets included", *(" + ".join(SHORT[f] for f in m["mastery"]["order"][: i + 1]) for i in range(len(m["mastery"]["order"])))],
+                [
+                    ["without negated questions", *(pct(v) for v in m["mastery"]["without_negation"])],
+                    ["with negated questions", *(pct(v) for v in m["mastery"]["with_negation"])],
+                ],
+            ),
+            "",
+            "## Parse failures",
+            "",
+            md_table(
+                ["facet", "replies", "unparsed %"],
+                [[f, m["facets"][f]["replies"], pct(m["facets"][f]["parse_failure_rate"])] for f in facets],
+            ),
+        ]
+        return "\n".join(parts) + "\n"
+
+
+METHOD = MultifacetMethod()

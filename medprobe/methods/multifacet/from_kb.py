@@ -1,0 +1,246 @@
+"""MultiDiseK-style questions from any knowledge base (paper 003 §4.1, "MultiDiseK").
+
+Each (disease, enumerated aspect) with at least three entities is one knowledge point, asked
+ten ways with four options (A-D):
+  MCQ  one right option + three distractors, and the negated form (three right + one wrong);
+  RQ   each MCQ with a proposed answer that is right, and one that is wrong;
+  MAQ  one to three right options, and the negated form with the complementary answer;
+  TFQ  one entity, associated with the disease with probability 1/2, and the negated statement.
+Distractors are entities of the same aspect from other diseases, excluding entities the KB links
+to this disease, their near-synonyms (fuzzy token match) and entities of closely related
+diseases (those sharing at least half of this disease's entities for the aspect), so that a
+"wrong" option is wrong rather than merely unlisted. Five knowledge points from five diseases
+are set aside as the solved examples; their diseases never appear as test questions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from medprobe.methods.multifacet.questions import Demo, Question
+from medprobe.methods.multifacet.templates import aspect_name, wording
+from medprobe.parsing.fill import item_rng
+from medprobe.records import AnswerFormat, KnowledgePoint
+from medprobe.sources.kb import KnowledgeBase
+
+LETTERS = ["A", "B", "C", "D"]
+MIN_VALUES = 3
+N_DEMOS = 5
+SYNONYM_RATIO = 85.0
+RELATED_OVERLAP = 0.5
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().lower())
+
+
+@dataclass
+class AspectIndex:
+    """For one aspect: every entity, and which diseases each normalized entity belongs to."""
+
+    values: list[str] = field(default_factory=list)
+    owners: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    sets: dict[str, set[str]] = field(default_factory=dict)
+
+
+def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
+    index: dict[str, AspectIndex] = defaultdict(AspectIndex)
+    for disease in kb.diseases:
+        for key in aspects:
+            values = disease.values(key)
+            if not values:
+                continue
+            entry = index[key]
+            entry.sets[disease.id] = {_norm(v) for v in values}
+            for value in values:
+                norm = _norm(value)
+                if norm not in entry.owners:
+                    entry.values.append(value)
+                entry.owners[norm].add(disease.id)
+    return index
+
+
+def _related(entry: AspectIndex, disease_id: str) -> set[str]:
+    """Diseases sharing at least RELATED_OVERLAP of the smaller entity set with this one."""
+    own = entry.sets[disease_id]
+    shared: Counter[str] = Counter()
+    for norm in own:
+        shared.update(entry.owners[norm])
+    return {
+        other
+        for other, count in shared.items()
+        if other != disease_id and count / min(len(own), len(entry.sets[other])) >= RELATED_OVERLAP
+    }
+
+
+def _near_synonym(candidate: str, own: set[str]) -> bool:
+    return any(candidate in o or o in candidate or fuzz.token_set_ratio(candidate, o) >= SYNONYM_RATIO for o in own)
+
+
+def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: int) -> list[str]:
+    """Up to ``n`` entities that are plausibly wrong for this disease and aspect."""
+    disease_id = kp.meta["disease_id"]
+    own = entry.sets[disease_id]
+    banned = set(own)
+    for other in _related(entry, disease_id):
+        banned |= entry.sets[other]
+    picked: list[str] = []
+    order = list(range(len(entry.values)))
+    rng.shuffle(order)
+    for i in order:
+        value = entry.values[i]
+        norm = _norm(value)
+        if norm in banned or _near_synonym(norm, own):
+            continue
+        picked.append(value)
+        banned.add(norm)
+        if len(picked) == n:
+            break
+    return picked
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The random choices behind one knowledge point's ten questions."""
+
+    mcq: list[str]
+    mcq_gold: str
+    neg: list[str]
+    neg_gold: str
+    maq: list[str]
+    maq_gold: list[str]
+    tfq_value: str
+    tfq_true: bool
+    wrong_given: str
+    neg_wrong_given: str
+
+
+def _options(right: list[str], wrong: list[str], rng: random.Random) -> tuple[list[str], list[str]]:
+    """Shuffle right and wrong entities into options A-D; return texts and right letters."""
+    tagged = [(v, True) for v in right] + [(v, False) for v in wrong]
+    rng.shuffle(tagged)
+    return [v for v, _ in tagged], [LETTERS[i] for i, (_, ok) in enumerate(tagged) if ok]
+
+
+def draw(kp: KnowledgePoint, wrong: list[str], rng: random.Random) -> Draw:
+    values = kp.values
+    mcq, mcq_gold = _options([rng.choice(values)], rng.sample(wrong, 3), rng)
+    neg, neg_right = _options(rng.sample(values, 3), [rng.choice(wrong)], rng)
+    neg_gold = [letter for letter in LETTERS if letter not in neg_right]
+    k = rng.randint(1, 3)
+    maq, maq_gold = _options(rng.sample(values, k), rng.sample(wrong, 4 - k), rng)
+    tfq_true = rng.random() < 0.5
+    return Draw(
+        mcq=mcq,
+        mcq_gold=mcq_gold[0],
+        neg=neg,
+        neg_gold=neg_gold[0],
+        maq=maq,
+        maq_gold=maq_gold,
+        tfq_value=rng.choice(values) if tfq_true else rng.choice(wrong),
+        tfq_true=tfq_true,
+        wrong_given=rng.choice([x for x in LETTERS if x != mcq_gold[0]]),
+        neg_wrong_given=rng.choice([x for x in LETTERS if x != neg_gold[0]]),
+    )
+
+
+def _mcq_text(stem: str, options: list[str], language: str, sep: str) -> str:
+    w = wording(language)
+    return f"{w.question}{stem}\n{w.options}" + sep.join(f"{LETTERS[i]}: {o}" for i, o in enumerate(options))
+
+
+def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
+    """The ten questions of one knowledge point."""
+    w = wording(language)
+    names = {"aspect": aspect_name(kp.aspect or "", language), "disease": kp.disease}
+    texts = lambda opts: dict(zip(LETTERS, opts, strict=True))  # noqa: E731
+    mcq = _mcq_text(w.mcq.format(**names), d.mcq, language, "\t")
+    neg = _mcq_text(w.mcq_negated.format(**names), d.neg, language, "\t")
+    out = [
+        Question(kp.id, "MCQ", "base", False, mcq, d.mcq_gold, AnswerFormat(kind="option_letter", options=LETTERS, option_texts=texts(d.mcq), language=language)),
+        Question(kp.id, "MCQ", "neg", True, neg, d.neg_gold, AnswerFormat(kind="option_letter", options=LETTERS, option_texts=texts(d.neg), language=language)),
+    ]
+    for prefix, text, opts, gold, wrong_given, negated in (
+        ("", mcq, d.mcq, d.mcq_gold, d.wrong_given, False),
+        ("neg_", neg, d.neg, d.neg_gold, d.neg_wrong_given, True),
+    ):
+        for variant, given in (("given_right", gold), ("given_wrong", wrong_given)):
+            fmt = AnswerFormat(kind="verdict_letter", options=LETTERS, option_texts=texts(opts), given=given, language=language)
+            out.append(Question(kp.id, "RQ", prefix + variant, negated, w.revision.format(question=text, given=given), [given == gold, gold], fmt))
+    maq_fmt = AnswerFormat(kind="letter_set", options=LETTERS, option_texts=texts(d.maq), language=language)
+    complement = [x for x in LETTERS if x not in d.maq_gold]
+    out += [
+        Question(kp.id, "MAQ", "pos", False, _mcq_text(w.maq.format(**names), d.maq, language, "\n"), d.maq_gold, maq_fmt),
+        Question(kp.id, "MAQ", "neg", True, _mcq_text(w.maq_negated.format(**names), d.maq, language, "\n"), complement, maq_fmt),
+    ]
+    tf_fmt = AnswerFormat(kind="true_false", language=language)
+    for variant, template, label in (("stmt", w.statement, d.tfq_true), ("neg_stmt", w.statement_negated, not d.tfq_true)):
+        statement = template.format(value=d.tfq_value, **names)
+        out.append(Question(kp.id, "TFQ", variant, variant == "neg_stmt", w.tfq.format(statement=statement), label, tf_fmt))
+    return out
+
+
+@dataclass
+class KbQuestions:
+    questions: list[Question]
+    demos: dict[tuple[str, bool], list[Demo]]
+    info: dict[str, object]
+
+
+def _demo_questions(kp: KnowledgePoint, wrong: list[str], seed: int, language: str, i: int) -> Iterator[tuple[tuple[str, bool], Demo]]:
+    """One solved example per task and polarity; revision examples alternate between a right and
+    a wrong proposed answer so the examples do not teach "always correct"."""
+    rq_variant = "given_right" if i % 2 == 0 else "given_wrong"
+    for q in kp_questions(kp, draw(kp, wrong, item_rng(seed, "draw", kp.id)), language):
+        if q.task != "RQ" or q.variant.removeprefix("neg_") == rq_variant:
+            yield (q.task, q.negated), Demo(q.text, q.gold)
+
+
+def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None) -> KbQuestions:
+    """Questions for ``limit`` knowledge points (a seeded sample; all when None) plus demos."""
+    all_kps = list(kb.knowledge_points(min_values=1))
+    index = index_kb(kb, {kp.aspect or "" for kp in all_kps})
+    candidates = [kp for kp in all_kps if len(kp.values) >= MIN_VALUES]
+    skipped: Counter[str] = Counter({"fewer than 3 entities": len(all_kps) - len(candidates)})
+    random.Random(seed).shuffle(candidates)
+
+    demo_kps: list[tuple[KnowledgePoint, list[str]]] = []
+    chosen: list[tuple[KnowledgePoint, list[str]]] = []
+    demo_diseases: set[str] = set()
+    for kp in candidates:
+        if limit is not None and len(chosen) == limit:
+            break
+        if kp.meta["disease_id"] in demo_diseases:
+            continue
+        wrong = distractors(index[kp.aspect or ""], kp, item_rng(seed, "distractors", kp.id), 6)
+        if len(wrong) < 3:
+            skipped["fewer than 3 usable distractors"] += 1
+        elif len(demo_kps) < N_DEMOS:
+            demo_kps.append((kp, wrong))
+            demo_diseases.add(kp.meta["disease_id"])
+        else:
+            chosen.append((kp, wrong))
+    chosen.sort(key=lambda pair: pair[0].id)
+
+    language = kb.language
+    questions = [q for kp, wrong in chosen for q in kp_questions(kp, draw(kp, wrong, item_rng(seed, "draw", kp.id)), language)]
+    demos: dict[tuple[str, bool], list[Demo]] = defaultdict(list)
+    for i, (kp, wrong) in enumerate(demo_kps):
+        for key, demo in _demo_questions(kp, wrong, seed, language, i):
+            demos[key].append(demo)
+    info = {
+        "source": kb.name,
+        "language": language,
+        "knowledge_points": len(chosen),
+        "candidate_knowledge_points": len(candidates),
+        "demo_knowledge_points": [kp.id for kp, _ in demo_kps],
+        "skipped": dict(skipped),
+        "per_aspect": dict(Counter(kp.aspect for kp, _ in chosen)),
+    }
+    return KbQuestions(questions, dict(demos), info)

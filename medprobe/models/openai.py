@@ -1,0 +1,200 @@
+"""Any OpenAI-compatible server: vLLM, SGLang, TGI, Ollama, llama.cpp server, hosted APIs.
+
+``openai:MODEL@BASE_URL`` (e.g. ``openai:Qwen2.5-7B-Instruct@http://localhost:8000/v1``).
+Chat requests go to ``/chat/completions``, plain prompts to ``/completions``. The API key is
+read from ``$OPENAI_API_KEY`` (or the variable named by the ``key_env`` option); local servers
+need none. Throttling (429), server errors (5xx), timeouts and dropped connections are retried
+a finite number of times with exponential backoff (honouring Retry-After); concurrency adapts:
+it halves on throttling and grows back by one after a run of successes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import time
+from typing import Any
+
+import httpx
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
+from medprobe.errors import MedprobeError
+from medprobe.models.base import failed
+from medprobe.records import Request, Response
+
+_SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
+RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
+
+
+class RetryableStatus(Exception):
+    """An HTTP status worth retrying; carries the server's Retry-After when given."""
+
+    def __init__(self, status: int, body: str, retry_after: float | None) -> None:
+        super().__init__(f"HTTP {status}: {body[:300]}")
+        self.status = status
+        self.retry_after = retry_after
+
+
+class AdaptiveLimiter:
+    """Additive-increase / multiplicative-decrease bound on requests in flight."""
+
+    def __init__(self, initial: int, maximum: int) -> None:
+        self.limit = max(1, min(initial, maximum))
+        self.maximum = maximum
+        self.in_flight = 0
+        self._successes = 0
+        self._changed = asyncio.Condition()
+
+    async def __aenter__(self) -> None:
+        async with self._changed:
+            await self._changed.wait_for(lambda: self.in_flight < self.limit)
+            self.in_flight += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        async with self._changed:
+            self.in_flight -= 1
+            self._changed.notify_all()
+
+    def throttled(self) -> None:
+        self.limit = max(1, self.limit // 2)
+        self._successes = 0
+
+    def succeeded(self) -> None:
+        self._successes += 1
+        if self._successes >= self.limit and self.limit < self.maximum:
+            self.limit += 1
+            self._successes = 0
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, RetryableStatus | httpx.TimeoutException | httpx.TransportError)
+
+
+def _backoff(state: RetryCallState) -> float:
+    exc = state.outcome.exception() if state.outcome else None
+    if isinstance(exc, RetryableStatus) and exc.retry_after is not None:
+        return min(exc.retry_after, 60.0)
+    return min(30.0, 0.5 * 2 ** (state.attempt_number - 1)) * (0.5 + random.random())
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+class OpenAIBackend:
+    """A model behind an OpenAI-compatible HTTP API."""
+
+    cacheable = True
+
+    def __init__(self, spec: str, options: dict[str, str]) -> None:
+        match = _SPEC.match(spec)
+        if match:
+            self.model, self.base_url = match["model"], match["url"].rstrip("/")
+        elif spec:
+            self.model, self.base_url = spec, os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1").rstrip("/")
+        else:
+            raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
+        self.model_id = f"openai:{self.model}@{self.base_url}"
+        key_env = options.get("key_env", "OPENAI_API_KEY")
+        self.api_key = os.environ.get(key_env)
+        self.max_concurrency = int(options.get("max_concurrency", 64))
+        self.limiter = AdaptiveLimiter(int(options.get("concurrency", 16)), self.max_concurrency)
+        self.attempts = int(options.get("retries", 5)) + 1
+        timeout = float(options.get("timeout", 120))
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self.client = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
+            limits=httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency),
+        )
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": "openai", "model": self.model, "base_url": self.base_url}
+
+    async def check(self) -> None:
+        """One cheap GET: an unreachable server or a rejected key stops the run before it starts."""
+        try:
+            response = await self.client.get("/models", timeout=10.0)
+        except httpx.HTTPError as exc:
+            raise MedprobeError(
+                f"cannot reach the model endpoint {self.base_url}: {type(exc).__name__}: {exc}",
+                field="--model",
+                hint="is the server running and the URL right (it usually ends in /v1)?",
+            ) from None
+        if response.status_code in (401, 403):
+            raise MedprobeError(
+                f"the endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
+                hint="set OPENAI_API_KEY, or name another variable with -O key_env=NAME",
+            )
+
+    def _body(self, request: Request) -> tuple[str, dict[str, Any]]:
+        params = request.params
+        body: dict[str, Any] = {
+            "model": self.model,
+            "temperature": params.temperature,
+            "top_p": params.top_p,
+            "max_tokens": params.max_tokens,
+        }
+        if params.stop:
+            body["stop"] = params.stop
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if params.repetition_penalty is not None:
+            body["repetition_penalty"] = params.repetition_penalty
+        if request.messages is not None:
+            body["messages"] = [m.model_dump() for m in request.messages]
+            return "/chat/completions", body
+        body["prompt"] = request.prompt or ""
+        return "/completions", body
+
+    async def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        async with self.limiter:
+            response = await self.client.post(path, json=body)
+        if response.status_code in RETRY_STATUSES:
+            if response.status_code == 429:
+                self.limiter.throttled()
+            raise RetryableStatus(response.status_code, response.text, _retry_after(response))
+        response.raise_for_status()
+        self.limiter.succeeded()
+        return response.json()
+
+    async def complete(self, request: Request) -> Response:
+        started = time.perf_counter()
+        path, body = self._body(request)
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.attempts), wait=_backoff, retry=retry_if_exception(_retryable), reraise=True
+            ):
+                with attempt:
+                    data = await self._post(path, body)
+        except httpx.HTTPStatusError as exc:
+            return failed(request, f"HTTP {exc.response.status_code}: {exc.response.text[:300]}", started)
+        except (RetryableStatus, httpx.HTTPError) as exc:
+            return failed(request, f"{type(exc).__name__} after {self.attempts} attempts: {exc}", started)
+        except ValueError as exc:
+            return failed(request, f"invalid JSON from server: {exc}", started)
+        try:
+            choice = data["choices"][0]
+            text = choice["message"]["content"] if "message" in choice else choice["text"]
+        except (KeyError, IndexError, TypeError):
+            return failed(request, f"unexpected response shape: {str(data)[:300]}", started)
+        usage = data.get("usage") or {}
+        return Response(
+            probe_id=request.probe_id,
+            sample=request.sample,
+            text=text or "",
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+            latency_s=time.perf_counter() - started,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

@@ -1,0 +1,70 @@
+"""``random``: a uniform guesser that answers in each probe's expected format.
+
+It gives the papers' "Random" rows from the same pipeline a real model goes through (prompt,
+reply text, parser, metric), so a parser or metric bug shows up as a random row that is off its
+analytic baseline. Each answer is a pure function of (run seed, request id): reruns and
+resumed runs give identical results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from medprobe.errors import MedprobeError
+from medprobe.records import AnswerFormat, Request, Response
+
+_WORDS = {
+    "en": {"true": "true", "false": "false", "correct": "correct", "incorrect": "incorrect, the correct answer is {}"},
+    "zh": {"true": "正确", "false": "错误", "correct": "正确", "incorrect": "错误，正确答案是{}"},
+}
+
+
+def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
+    """One uniformly random answer written the way the probe's demos write answers."""
+    words = _WORDS[fmt.language]
+    letters = fmt.options
+    if fmt.kind == "true_false":
+        return words["true"] if rng.random() < 0.5 else words["false"]
+    if not letters:
+        raise MedprobeError(f"the random model needs the option letters of a {fmt.kind} probe")
+    if fmt.kind == "option_letter":
+        return rng.choice(letters)
+    if fmt.kind == "letter_set":
+        mask = rng.randrange(1, 2 ** len(letters))  # uniform over the non-empty subsets
+        return ",".join(letter for i, letter in enumerate(letters) if mask >> i & 1)
+    pick = rng.choice(letters)  # verdict_letter: pick an answer, then judge the given one by it
+    return words["correct"] if pick == fmt.given else words["incorrect"].format(pick)
+
+
+class RandomBackend:
+    model_id = "random"
+    max_concurrency = 64
+    cacheable = False
+
+    def __init__(self, spec: str, options: dict[str, str]) -> None:
+        if spec:
+            raise MedprobeError(f"the random model takes no argument (got 'random:{spec}')", field="--model")
+        self.seed = int(options.get("seed", 0))
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": "random"}
+
+    async def check(self) -> None:
+        return None
+
+    async def complete(self, request: Request) -> Response:
+        if request.answer_format is None:
+            return Response(probe_id=request.probe_id, sample=request.sample, error="probe has no answer format")
+        digest = hashlib.sha256(f"{self.seed}|{request.seed}|{request.id}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        return Response(
+            probe_id=request.probe_id,
+            sample=request.sample,
+            text=random_reply(request.answer_format, rng),
+            finish_reason="stop",
+        )
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,54 @@
+"""True/false verdicts (MultifacetEval Verification / TFQ).
+
+English follows REFERENCE_METHODS.md §3.2: a case-sensitive *substring* test, first against the F-words,
+then against the T-words, with no "starts with" step (unlike MultiCogEval SV, §3.1). Checking F first is
+why ``"This is not correct"`` is F although it contains "correct", and why ``"Not sure"`` and
+``"Nothing"`` are F (they contain "No"). Because the reference models had no stop string, a reply such
+as ``"true\\n\\nQuestion: ... true or false?"`` also parses as F; that is reproduced, not fixed.
+``"TRUE"`` and ``"maybe"`` are unparsed.
+
+Chinese (medprobe addition) uses the same F-first substring test. "不是" is an F-word in addition to
+错误/不正确/不对/否/错, because otherwise its "是" would make it T.
+"""
+
+from __future__ import annotations
+
+from medprobe.parsing.base import Parsed, ParseResult, Unparsed
+from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+
+# language -> (F-words, T-words); F-words are checked first.
+_KEYWORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (
+        ("incorrect", "not correct", "false", "False", "No", "wrong"),
+        ("true", "correct", "consistent", "True", "Yes"),
+    ),
+    "zh": (
+        ("错误", "不正确", "不对", "不是", "否", "错"),
+        ("正确", "对", "是"),
+    ),
+}
+
+
+def parse_true_false(reply: str, language: str = "en") -> ParseResult[bool]:
+    """Answer-only TFQ reply -> ``True`` (T) / ``False`` (F); no keyword -> ``Unparsed``.
+
+    The reference then fills an unparsed verdict with a random T/F (§3.2); that is left to scoring.
+    """
+    false_words, true_words = for_language(_KEYWORDS, language)
+    if not reply:
+        return Unparsed(EMPTY_REPLY)
+    if any(word in reply for word in false_words):
+        return Parsed(False)
+    if any(word in reply for word in true_words):
+        return Parsed(True)
+    return Unparsed("no true/false keyword found")
+
+
+def parse_true_false_cot(reply: str, language: str = "en") -> ParseResult[bool]:
+    """One chain-of-thought TFQ chain -> verdict.
+
+    ``TFQ_answer_analysis_medqa_cotsc.py`` extracts a chain exactly like the answer-only script; the CoT
+    quirk lives in the vote, where an unparsed chain counts as an F vote (see
+    ``medprobe.parsing.votes.vote_true_false``).
+    """
+    return parse_true_false(reply, language)

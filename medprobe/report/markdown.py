@@ -1,0 +1,51 @@
+"""report.md: a common header (what was run, how it was scored, what went wrong) around the
+method's own tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from medprobe.records import RunConfig
+
+
+def pct(value: float | None, digits: int = 1) -> str:
+    """A fraction as a percentage for tables; '–' for a value that could not be computed."""
+    return "–" if value is None else f"{100 * value:.{digits}f}"
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def render_report(summary: dict[str, Any], config: RunConfig, method_section: str) -> str:
+    run = summary["run"]
+    mode = summary["mode"]
+    mode_text = (
+        "reference-compatible (unparsed answers filled at random with the run seed, as the published scripts do)"
+        if mode == "reference-compatible"
+        else "strict (an unparsed answer counts as wrong)"
+    )
+    rows = [
+        ("method", f"{summary['title']} (`{summary['method']}`)"),
+        ("model", f"`{summary['model']}`"),
+        ("data", f"`{summary['data']}`"),
+        ("setting", summary.get("setting") or "–"),
+        ("scoring mode", mode_text),
+        ("seed", summary["seed"]),
+        ("probes / requests", f"{run['probes']} / {run['requests']}"),
+        ("answered / errors / missing", f"{run['answered']} / {run['errors']} / {run['missing']}"),
+        ("empty replies", run["empty_replies"]),
+        ("from cache / resumed / sent", f"{run['from_cache']} / {run['resumed']} / {run['sent']}"),
+        ("medprobe revision", config.git_revision or config.versions.get("medprobe", "?")),
+    ]
+    parts = [f"# {summary['title']}: {summary['model']}", "", md_table(("", ""), rows), ""]
+    if summary["status"] != "complete":
+        parts += [f"**Status: {summary['status']}.** Failed requests count as unanswered (wrong).", ""]
+        parts += [f"- `{e}`" for e in run.get("first_errors", [])] + [""]
+    parts.append(method_section.rstrip())
+    if summary.get("notes"):
+        parts += ["", "## Notes", ""] + [f"- {note}" for note in summary["notes"]]
+    return "\n".join(parts) + "\n"

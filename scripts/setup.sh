@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Create .venv and install medprobe and everything it needs from the project's own files.
+#   scripts/setup.sh        runtime only
+#   scripts/setup.sh dev    plus the test and lint tools
+# llama-cpp-python is compiled from source here with portable CPU flags: the default build
+# targets the build machine's CPU and crashes on some of ours in an AMX kernel. pip's wheel
+# cache does not key on CMAKE_ARGS, so the wheel built with these flags is kept in our own cache
+# (keyed by version, flags, arch and Python) and the ~4-minute build happens once per machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+EXTRAS=${1:-}
+LLAMA_VERSION=0.3.36
+FLAGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF"
+
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+PY=.venv/bin/python
+"$PY" -m pip install -q --upgrade pip
+
+if ! "$PY" -c "import llama_cpp" 2>/dev/null; then
+  key=$(printf '%s %s %s %s' "$LLAMA_VERSION" "$FLAGS" "$(uname -m)" "$("$PY" -c 'import sys; print(sys.version_info[:2])')" | sha256sum | cut -c1-16)
+  wheels="${MEDPROBE_WHEEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/medprobe/wheels}/$key"
+  if ! ls "$wheels"/llama_cpp_python-*.whl >/dev/null 2>&1; then
+    echo "medprobe setup: compiling llama-cpp-python $LLAMA_VERSION with portable CPU flags (a few minutes, once per machine)" >&2
+    mkdir -p "$wheels"
+    CMAKE_ARGS="$FLAGS" "$PY" -m pip wheel -q --no-cache-dir --no-deps -w "$wheels" "llama-cpp-python==$LLAMA_VERSION"
+  fi
+  "$PY" -m pip install -q "$wheels"/llama_cpp_python-*.whl
+fi
+
+"$PY" -m pip install -q -e ".${EXTRAS:+[$EXTRAS]}"
+echo "medprobe setup: done (.venv/bin/medprobe)" >&2
