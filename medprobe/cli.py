@@ -32,7 +32,7 @@ err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``medprobe run`` with no arguments: a few-minute sample on built-in material, fully offline
-DEFAULT_METHOD, DEFAULT_DATA, DEFAULT_LIMIT = "multifacet", "builtin:en", 100
+DEFAULT_METHOD, DEFAULT_DATA, DEFAULT_LIMIT = "multifacet", "builtin:en", 50
 
 
 def user_errors(func: F) -> F:

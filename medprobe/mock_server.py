@@ -15,7 +15,7 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,3 +101,27 @@ def serve_in_thread(mock: MockOpenAI, host: str = "127.0.0.1") -> Iterator[str]:
         loop.call_soon_threadsafe(state["server"].close)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+
+
+def main() -> None:
+    """``python -m medprobe.mock_server --port 8123``: serve until interrupted (answers "A")."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8123)
+    args = parser.parse_args()
+    mock = MockOpenAI()
+
+    async def serve() -> None:
+        server = await asyncio.start_server(mock.handle, args.host, args.port)
+        print(f"http://{args.host}:{args.port}/v1", flush=True)
+        async with server:
+            await server.serve_forever()
+
+    with suppress(KeyboardInterrupt):
+        asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

