@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from medprobe.errors import MedprobeError
@@ -43,7 +44,7 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MedprobeError as exc:
-            err_console.print(f"[bold red]error:[/] {exc.render()}", highlight=False)
+            err_console.print(f"[bold red]error:[/] {escape(exc.render())}", highlight=False)
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: run the same command again to resume; finished answers are kept")
@@ -102,7 +103,7 @@ def run(
         raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
     if method is None:
         method, data, limit = DEFAULT_METHOD, data or DEFAULT_DATA, limit or DEFAULT_LIMIT
-        err_console.print(f"[bold]medprobe[/]: default job — {method} on {data}, {limit} knowledge points, model {model}")
+        err_console.print(f"[bold]medprobe[/]: default job — {escape(f'{method} on {data}, {limit} knowledge points, model {model}')}")
     plan = RunPlan(
         method=method,
         build=BuildOptions(data=data, limit=limit, seed=seed, setting=setting),
@@ -140,14 +141,14 @@ def score(
     setting: Annotated[str | None, typer.Option(help="setting of the imported responses (e.g. cot-sc)")] = None,
     name: Annotated[str | None, typer.Option(help="model name inside a result folder holding several")] = None,
     reference_compatible: Annotated[bool, typer.Option("--reference-compatible")] = False,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[int | None, typer.Option(help="seed for random fill and ties (default: the scored run's, else 0)")] = None,
     out: Annotated[Path, typer.Option()] = Path("runs"),
 ) -> None:
     """Score existing responses into a new run directory."""
     from medprobe.engine.pipeline import rescore
 
-    build = BuildOptions(data=data, seed=seed, setting=setting, name=name)
-    outcome = rescore(method, responses, format, build, out=out, reference_compatible=reference_compatible)
+    build = BuildOptions(data=data, setting=setting, name=name)
+    outcome = rescore(method, responses, format, build, out=out, reference_compatible=reference_compatible, seed=seed)
     _print_outcome(method, outcome.path, outcome.summary)
 
 

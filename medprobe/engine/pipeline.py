@@ -11,7 +11,7 @@ import hashlib
 import importlib.metadata
 import platform
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -173,10 +173,12 @@ def rescore(
     *,
     out: Path,
     reference_compatible: bool,
+    seed: int | None = None,
     command: list[str] | None = None,
 ) -> Outcome:
     """Score existing responses: a medprobe run directory (``--format medprobe``) or another
-    tool's result files (a format the method imports)."""
+    tool's result files (a format the method imports). Re-scoring a run keeps its data and, unless
+    ``build.seed`` is given, its seed; the scoring mode is the one asked for now."""
     method = get_method(method_name)
     if fmt == "medprobe":
         source = RunDir.open(responses_path)
@@ -184,7 +186,9 @@ def rescore(
         probe_set = ProbeSet(source.probes(), old.generation, old.samples, old.setting, old.build_info)
         responses = list(source.responses().values())
         model, identity, repeats = old.model, old.model_identity, old.repeats
+        build = replace(build, data=old.data, seed=old.seed if seed is None else seed)
     elif fmt in method.raw_formats:
+        build = replace(build, seed=seed or 0)
         probe_set, responses = method.import_raw(responses_path, fmt, build)
         model, identity, repeats = f"imported:{responses_path.name}", {"imported_from": str(responses_path), "format": fmt}, 1
     else:

@@ -70,6 +70,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -213,15 +214,8 @@ def build_cmekg_kb(graph: Graph | None = None, *, limit: int | None = None,
     ``limit``). ``noise`` (when given) counts, per filter, the values it removed or rewrote."""
     graph = load_cmekg_graph() if graph is None else graph
     cleaner = _Cleaner(graph, noise if noise is not None else Counter())
-    diseases: list[Disease] = []
-    for name in sorted(disease_subjects(graph)):
-        disease = cleaner.disease(name)
-        if disease is None:
-            continue
-        diseases.append(disease)
-        if limit is not None and len(diseases) >= limit:
-            break
-    return diseases
+    built = (cleaner.disease(name) for name in sorted(disease_subjects(graph)))
+    return list(islice((d for d in built if d is not None), limit))
 
 
 def disease_subjects(graph: Graph) -> list[str]:

