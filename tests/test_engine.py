@@ -208,3 +208,41 @@ def test_cache_survives_reopen(tmp_path: Path) -> None:
     assert again.get_many(["k", "missing"])["k"].text == "hello"
     assert again.stats()["total"] == 1
     assert again.clear() == 1
+
+
+def test_completion_prompt_style_uses_the_completions_endpoint(kb: Path, tmp_path: Path) -> None:
+    mock = MockOpenAI(reply=deterministic_reply, keep_bodies=True)
+    with serve_in_thread(mock) as url:
+        outcome = run(plan(kb, f"openai:mock@{url}", tmp_path / "runs", prompt_style="completion", use_cache=False))
+    assert outcome.summary["run"]["errors"] == 0
+    assert all("prompt" in b and "messages" not in b for b in mock.bodies)
+    assert all(b["prompt"].endswith("Answer: ") for b in mock.bodies)
+
+
+def test_adaptive_limiter_halves_on_throttling_and_grows_back() -> None:
+    from medprobe.models.openai import AdaptiveLimiter
+
+    limiter = AdaptiveLimiter(initial=16, maximum=20)
+    limiter.throttled()
+    limiter.throttled()
+    assert limiter.limit == 4
+    for _ in range(4):
+        limiter.succeeded()
+    assert limiter.limit == 5, "one step up after a full window of successes"
+    for _ in range(200):
+        limiter.succeeded()
+    assert limiter.limit == 20, "never above the maximum"
+    for _ in range(10):
+        limiter.throttled()
+    assert limiter.limit == 1, "never below one"
+
+
+def test_batch_protocol_answers_in_request_order() -> None:
+    from medprobe.models import generate
+
+    backend = make_backend("random", seed=3)
+    fmt = AnswerFormat(kind="option_letter", options=list("ABCD"))
+    requests = [Request(id=f"p{i}#0", probe_id=f"p{i}", prompt="q", answer_format=fmt) for i in range(50)]
+    responses = asyncio.run(generate(backend, requests))
+    assert [r.probe_id for r in responses] == [r.probe_id for r in requests]
+    assert all(r.text in "ABCD" and r.error is None for r in responses)
