@@ -16,27 +16,26 @@ SYMPTOMS = [
 DEPARTMENTS = ["cardiology", "neurology", "dermatology", "nephrology", "hepatology", "rheumatology", "urology", "oncology"]
 
 
-def tiny_kb_records(n: int = 16) -> list[dict[str, Any]]:
-    """``n`` made-up diseases with four symptoms each and three departments (English)."""
+def tiny_kb_records(n: int = 16, language: str = "en") -> list[dict[str, Any]]:
+    """``n`` made-up diseases with four symptoms each and three departments; English ones also
+    carry a severity level."""
+    symptoms, departments = (SYMPTOMS, DEPARTMENTS) if language == "en" else (SYMPTOMS_ZH, DEPARTMENTS_ZH)
     records = []
     for i in range(n):
-        records.append(
-            {
-                "id": f"TEST:{i:03d}",
-                "name": f"test disease {i}",
-                "language": "en",
-                "aspects": {
-                    "primary_symptoms": [SYMPTOMS[(i * 3 + k) % len(SYMPTOMS)] for k in range(4)],
-                    "departments": [DEPARTMENTS[(i + k) % len(DEPARTMENTS)] for k in range(3)],
-                    "severity_level": 1 + i % 4,
-                },
-            }
-        )
+        aspects: dict[str, Any] = {
+            "primary_symptoms": [symptoms[(i * 3 + k) % len(symptoms)] for k in range(4)],
+            "departments": [departments[(i + k) % len(departments)] for k in range(3)],
+        }
+        if language == "en":
+            aspects["severity_level"] = 1 + i % 4
+        name = f"test disease {i}" if language == "en" else f"测试病{i}号"
+        records.append({"id": f"{'TEST' if language == 'en' else 'ZH'}:{i:03d}", "name": name, "language": language, "aspects": aspects})
     return records
 
 
-def write_tiny_kb(path: Path, n: int = 16) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in tiny_kb_records(n)), encoding="utf-8")
+def write_tiny_kb(path: Path, n: int = 16, language: str = "en") -> Path:
+    records = tiny_kb_records(n, language)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
     return path
 
 
@@ -198,21 +197,7 @@ DEPARTMENTS_ZH = ["心内科", "神经内科", "皮肤科", "肾内科", "肝病
 
 def write_tiny_zh_kb(path: Path, n: int = 16) -> Path:
     """The Chinese twin of :func:`write_tiny_kb`."""
-    records = []
-    for i in range(n):
-        records.append(
-            {
-                "id": f"ZH:{i:03d}",
-                "name": f"测试病{i}号",
-                "language": "zh",
-                "aspects": {
-                    "primary_symptoms": [SYMPTOMS_ZH[(i * 3 + k) % len(SYMPTOMS_ZH)] for k in range(4)],
-                    "departments": [DEPARTMENTS_ZH[(i + k) % len(DEPARTMENTS_ZH)] for k in range(3)],
-                },
-            }
-        )
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-    return path
+    return write_tiny_kb(path, n, "zh")
 
 
 def gold_reply(probe: Any, cot: bool = False) -> str:
