@@ -25,7 +25,9 @@ from medprobe.methods import BuildOptions, available_methods, get_method
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
 kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
 cache_app = typer.Typer(help="Inspect or clear the response cache.")
+cases_app = typer.Typer(help="Clinical cases for the full-path diagnosis task (MultiCogEval high level).")
 app.add_typer(kb_app, name="kb")
+app.add_typer(cases_app, name="cases")
 app.add_typer(cache_app, name="cache")
 
 out_console = Console()
@@ -53,12 +55,12 @@ def user_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
+def parse_options(pairs: list[str], flag: str = "-O") -> dict[str, str]:
     options = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise MedprobeError(f"expected key=value, got '{pair}'", field="-O")
+            raise MedprobeError(f"expected key=value, got '{pair}'", field=flag)
         options[key.strip()] = value.strip()
     return options
 
@@ -82,10 +84,12 @@ def run(
     model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
     data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
     limit: Annotated[int | None, typer.Option(help="evaluate a seeded sample of N knowledge points")] = None,
-    repeats: Annotated[int, typer.Option(min=1, help="independent repetitions; metrics get mean ± SE")] = 1,
+    repeats: Annotated[int | None, typer.Option(min=1, help="independent repetitions; metrics get mean ± SE (method default when omitted)")] = None,
     seed: Annotated[int, typer.Option(help="seed for sampling, distractors, random fill and tie breaks")] = 0,
     out: Annotated[Path, typer.Option(help="where run directories go")] = Path("runs"),
     setting: Annotated[str | None, typer.Option(help="method setting, e.g. ao or cot-sc for multifacet")] = None,
+    level: Annotated[str | None, typer.Option(help="multicog: low, mid, high or a comma list (default: all)")] = None,
+    method_option: Annotated[list[str], typer.Option("-X", help="method option key=value, e.g. judge=MODEL, generator=MODEL")] = [],  # noqa: B006
     prompt_style: Annotated[str, typer.Option(help="chat (messages) or completion (plain text)")] = "chat",
     reference_compatible: Annotated[bool, typer.Option("--reference-compatible", help="fill unparsed answers at random like the published scripts")] = False,
     temperature: Annotated[float | None, typer.Option(help="override the method's temperature")] = None,
@@ -106,12 +110,15 @@ def run(
         err_console.print(f"[bold]medprobe[/]: default job — {escape(f'{method} on {data}, {limit} knowledge points, model {model}')}")
     plan = RunPlan(
         method=method,
-        build=BuildOptions(data=data, limit=limit, seed=seed, setting=setting),
+        build=BuildOptions(
+            data=data, limit=limit, seed=seed, setting=setting, level=level, repeats=repeats,
+            temperature=temperature, max_tokens=max_tokens, options=parse_options(method_option, "-X"),
+        ),
         model=model,
         model_options=parse_options(option),
         out=out,
         prompt_style=prompt_style,  # type: ignore[arg-type]
-        repeats=repeats,
+        repeats=repeats or 1,
         reference_compatible=reference_compatible,
         temperature=temperature,
         max_tokens=max_tokens,
@@ -255,6 +262,42 @@ def kb_validate(path: Annotated[Path, typer.Argument()]) -> None:
 
     kb = load_kb(path)
     print(f"{path}: valid, {len(kb.diseases)} diseases ({kb.language})")
+
+
+@cases_app.command("import-mimic")
+@user_errors
+def cases_import_mimic(
+    records: Annotated[Path, typer.Argument(help="all_hadm_info_first_diag.pkl (or JSON of the same shape)")],
+    meta: Annotated[Path, typer.Option(help="folder with meta_lab_tests_UMLS_ext.json (MultiCogEval mimic-iv metadata)")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="case JSONL to write")],
+    lab_labels: Annotated[Path | None, typer.Option(help="MIMIC-IV hosp/d_labitems.csv(.gz)")] = None,
+    micro_labels: Annotated[Path | None, typer.Option(help="MIMIC-IV hosp/microbiologyevents.csv(.gz)")] = None,
+    diseases: Annotated[Path | None, typer.Option(help="hadm_ids_dict.json, for flat {hadm_id: record} files")] = None,
+) -> None:
+    """Turn your own credentialed MIMIC-IV records into medprobe cases (see medprobe/methods/multicog/mimic.py)."""
+    from medprobe.jsonl import write_records
+    from medprobe.methods.multicog.mimic import import_mimic
+
+    cases = import_mimic(records, meta_dir=meta, lab_labels=lab_labels, micro_labels=micro_labels, diseases_path=diseases)
+    write_records(output, cases)
+    err_console.print(f"{len(cases)} cases, {len({c.disease for c in cases})} diseases")
+    print(output)
+
+
+@cases_app.command("stats")
+@user_errors
+def cases_stats(source: Annotated[str, typer.Argument(help="builtin:cases, a case JSONL or an AgentClinic JSONL")] = "builtin:cases") -> None:
+    """Cases, diseases and exam items per type."""
+    from medprobe.methods.multicog.cases import EXAM_TYPES, load_cases
+
+    cases = load_cases(source)
+    table = Table("cases", "diseases", *(f"{k} items" for k in EXAM_TYPES), *(f"cases without {k}" for k in EXAM_TYPES), title=source)
+    table.add_row(
+        str(len(cases)), str(len({c.disease for c in cases})),
+        *(str(sum(len(c.exams_of(k)) for c in cases)) for k in EXAM_TYPES),
+        *(str(sum(1 for c in cases if not c.exams_of(k))) for k in EXAM_TYPES),
+    )
+    out_console.print(table)
 
 
 @cache_app.command("stats")

@@ -34,9 +34,11 @@ class AnswerFormat(Record):
       letter_set     a non-empty subset of ``options`` (multiple-answer)
       true_false     a true/false verdict
       verdict_letter a correct/incorrect verdict on ``given`` plus the right letter (revision)
+      yes_no         a yes/no judgement (e.g. "is the right answer among the options?")
+      free_text      anything (e.g. a turn of a diagnostic dialogue); no random answer exists
     """
 
-    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter"]
+    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "free_text"]
     options: list[str] = Field(default_factory=list)
     option_texts: dict[str, str] = Field(default_factory=dict)
     given: str | None = None
@@ -88,6 +90,8 @@ class Request(Record):
     id: str
     probe_id: str
     sample: int = 0
+    #: position in a multi-turn episode (0 for single-question probes)
+    turn: int = 0
     messages: list[Message] | None = None
     prompt: str | None = None
     params: GenerationParams = Field(default_factory=GenerationParams)
@@ -110,6 +114,7 @@ class Response(Record):
 
     probe_id: str
     sample: int = 0
+    turn: int = 0
     text: str = ""
     finish_reason: str | None = None
     prompt_tokens: int | None = None
@@ -120,7 +125,7 @@ class Response(Record):
 
     @property
     def request_id(self) -> str:
-        return request_id(self.probe_id, self.sample)
+        return request_id(self.probe_id, self.sample, self.turn)
 
 
 class ItemScore(Record):
@@ -135,8 +140,8 @@ class ItemScore(Record):
     meta: dict[str, Any] = Field(default_factory=dict)
 
 
-def request_id(probe_id: str, sample: int) -> str:
-    return f"{probe_id}#{sample}"
+def request_id(probe_id: str, sample: int, turn: int = 0) -> str:
+    return f"{probe_id}#{sample}" if turn == 0 else f"{probe_id}#{sample}.{turn}"
 
 
 class RunConfig(Record):

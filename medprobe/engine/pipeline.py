@@ -20,8 +20,9 @@ from medprobe.engine.cache import ResponseCache
 from medprobe.engine.rundir import RunDir, fingerprint, git_revision, probes_digest
 from medprobe.engine.runner import RunStats, execute
 from medprobe.errors import MedprobeError
+from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
-from medprobe.models import make_backend
+from medprobe.models import ModelBackend, make_backend
 from medprobe.records import Message, Probe, Request, Response, RunConfig, request_id
 from medprobe.report.markdown import render_report
 
@@ -113,7 +114,7 @@ def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model:
         limit=plan.build.limit,
         seed=plan.build.seed,
         setting=probe_set.setting,
-        repeats=plan.repeats,
+        repeats=engine_repeats(plan, probe_set),
         samples=probe_set.samples,
         prompt_style=plan.prompt_style,
         generation=probe_set.generation,
@@ -128,6 +129,55 @@ def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model:
     return config
 
 
+@dataclass
+class Session:
+    """The engine as a method sees it while a run is in progress.
+
+    ``ask`` sends a batch of requests through the runner (resume from the run's responses file,
+    response cache, concurrency, progress, append-only recording) and returns one response per
+    request, in order. Static methods are asked everything at once; interactive ones (multi-turn
+    episodes) call ``ask`` once per turn with the requests of all open episodes.
+    """
+
+    plan: RunPlan
+    probe_set: ProbeSet
+    backend: ModelBackend
+    rundir: RunDir
+    cache: ResponseCache | None
+    appender: JsonlAppender
+    done: dict[str, Response]
+    stats: RunStats = field(default_factory=RunStats)
+    asked: list[str] = field(default_factory=list)
+
+    def requests_for(self, probes: list[Probe]) -> list[Request]:
+        return build_requests(
+            ProbeSet(probes, self.probe_set.generation, self.probe_set.samples), style=self.plan.prompt_style,
+            repeats=engine_repeats(self.plan, self.probe_set), seed=self.plan.build.seed,
+        )
+
+    async def ask(self, requests: list[Request], backend: ModelBackend | None = None) -> list[Response]:
+        """Answer ``requests`` (with ``backend`` instead of the run's model, e.g. a judge)."""
+        got: dict[str, Response] = {}
+
+        def sink(response: Response) -> None:
+            self.appender.write(response)
+            got[response.request_id] = response
+
+        stats = await execute(
+            backend or self.backend, requests, sink, done=[r.id for r in requests if r.id in self.done], cache=self.cache,
+            progress=self.plan.progress,
+        )
+        for name in ("total", "resumed", "from_cache", "sent", "errors", "prompt_tokens", "completion_tokens"):
+            setattr(self.stats, name, getattr(self.stats, name) + getattr(stats, name))
+        self.stats.elapsed_s += stats.elapsed_s
+        self.asked += [r.id for r in requests]
+        return [got.get(r.id) or self.done[r.id] for r in requests]
+
+
+def engine_repeats(plan: RunPlan, probe_set: ProbeSet) -> int:
+    return 1 if probe_set.own_repeats else plan.repeats
+
+
 def run(plan: RunPlan) -> Outcome:
     """Build, ask, score. Re-running the same plan resumes an unfinished run in place and
     answers finished requests from the cache."""
@@ -137,7 +187,6 @@ def run(plan: RunPlan) -> Outcome:
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
     config = _config(plan, probe_set, backend.identity(), backend.model_id)
-    requests = build_requests(probe_set, style=plan.prompt_style, repeats=plan.repeats, seed=plan.build.seed)
 
     rundir = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
     resumed = rundir is not None
@@ -145,23 +194,30 @@ def run(plan: RunPlan) -> Outcome:
         rundir = RunDir.create(plan.out, plan.method, backend.model_id)
         rundir.write_config(config)
         rundir.write_probes(probe_set.probes)
-    done = [rid for rid, r in rundir.responses().items() if r.error is None]
+    done = {rid: r for rid, r in rundir.responses().items() if r.error is None}
     cache = ResponseCache() if plan.use_cache else None
 
-    async def go() -> RunStats:
+    async def go() -> Session:
         try:
             with rundir.appender() as appender:
-                return await execute(backend, requests, appender.write, done=done, cache=cache, progress=plan.progress)
+                session = Session(plan, probe_set, backend, rundir, cache, appender, done)
+                interact = getattr(method, "interact", None)
+                if interact is None:
+                    await session.ask(session.requests_for(probe_set.probes))
+                else:
+                    await interact(probe_set, session)
+                return session
         finally:
             await backend.aclose()
 
     try:
-        stats = asyncio.run(go())
+        session = asyncio.run(go())
     finally:
         if cache is not None:
             cache.close()
-    responses = rundir.responses()
-    summary = finish(rundir, method, config, probe_set.probes, [responses[r.id] for r in requests if r.id in responses], stats)
+    recorded = rundir.responses()
+    responses = [recorded[rid] for rid in dict.fromkeys(session.asked) if rid in recorded]
+    summary = finish(rundir, method, config, probe_set.probes, responses, session.stats, asked=len(set(session.asked)))
     return Outcome(rundir.path, summary, resumed)
 
 
@@ -206,14 +262,22 @@ def rescore(
         for response in responses:
             appender.write(response)
     stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
-    summary = finish(rundir, method, config, probe_set.probes, responses, stats)
+    summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
 
 
 def finish(
-    rundir: RunDir, method: Method, config: RunConfig, probes: list[Probe], responses: list[Response], stats: RunStats
+    rundir: RunDir,
+    method: Method,
+    config: RunConfig,
+    probes: list[Probe],
+    responses: list[Response],
+    stats: RunStats,
+    *,
+    asked: int,
 ) -> dict[str, Any]:
-    """Score, then write scores.jsonl, report.md and (last) summary.json."""
+    """Score, then write scores.jsonl, any extra files of the method, report.md and (last)
+    summary.json. ``asked`` is how many requests the run made (or imported)."""
     options = ScoreOptions(
         seed=config.seed,
         reference_compatible=config.reference_compatible,
@@ -224,7 +288,6 @@ def finish(
     result = method.score(probes, responses, options)
     errors = [r for r in responses if r.error is not None]
     empty = sum(1 for r in responses if r.error is None and not r.text.strip())
-    expected = len(probes) * config.samples * config.repeats
     summary: dict[str, Any] = {
         "method": method.name,
         "title": method.title,
@@ -233,13 +296,13 @@ def finish(
         "setting": config.setting,
         "mode": "reference-compatible" if config.reference_compatible else "strict",
         "seed": config.seed,
-        "status": "complete" if not errors and len(responses) >= expected else "incomplete: some requests have no answer",
+        "status": "complete" if not errors and len(responses) >= asked else "incomplete: some requests have no answer",
         "run": {
             "probes": len(probes),
-            "requests": expected,
+            "requests": asked,
             "answered": len(responses) - len(errors),
             "errors": len(errors),
-            "missing": max(0, expected - len(responses)),
+            "missing": max(0, asked - len(responses)),
             "empty_replies": empty,
             "resumed": stats.resumed,
             "from_cache": stats.from_cache,
@@ -253,5 +316,7 @@ def finish(
     }
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
+    for name, records in result.extra_files.items():
+        write_records(rundir.path / name, records)
     rundir.write_results(result.items, summary, render_report(summary, config, method.report(summary)))
     return summary

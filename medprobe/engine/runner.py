@@ -53,6 +53,12 @@ def _prompt_order(request: Request) -> str:
     return request.prompt or ""
 
 
+def _own(response: Response, request: Request, cached: bool = False) -> Response:
+    """The response under the identity of the request it answers (a cache hit may come from an
+    identical prompt of another probe; backends need not track turns)."""
+    return response.model_copy(update={"probe_id": request.probe_id, "sample": request.sample, "turn": request.turn, "cached": cached})
+
+
 class _Progress:
     def __init__(self, total: int, enabled: bool, label: str) -> None:
         self.bar = Progress(
@@ -104,7 +110,7 @@ async def execute(
             if hit is None:
                 to_send.append(request)
             else:
-                sink(hit.model_copy(update={"probe_id": request.probe_id, "sample": request.sample, "cached": True}))
+                sink(_own(hit, request, cached=True))
                 stats.from_cache += 1
     else:
         to_send = pending
@@ -135,7 +141,7 @@ async def _send_all(
         for request in queue:
             if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
                 return
-            response = await backend.complete(request)
+            response = _own(await backend.complete(request), request)
             stats.sent += 1
             if response.error is None:
                 consecutive_errors = 0

@@ -27,6 +27,14 @@ class BuildOptions:
     setting: str | None = None
     #: which model's results to import when a result folder holds several
     name: str | None = None
+    #: method-specific: cognitive level(s) to run (MultiCogEval), repetitions the method handles itself
+    level: str | None = None
+    repeats: int | None = None
+    #: decoding overrides from the command line, for methods that set decoding per probe
+    temperature: float | None = None
+    max_tokens: int | None = None
+    #: further method options (``-X key=value``), e.g. a generator or judge model
+    options: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -39,6 +47,9 @@ class ProbeSet:
     samples: int = 1
     setting: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    #: True when repetitions are already separate probes (e.g. differing in their demos), so the
+    #: engine asks each probe once instead of repeating it
+    own_repeats: bool = False
 
 
 @dataclass
@@ -55,6 +66,8 @@ class ScoreResult:
     items: list[ItemScore]
     metrics: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    #: further JSONL files for the run directory, e.g. dialogue transcripts
+    extra_files: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 class Method(Protocol):
@@ -79,6 +92,10 @@ class Method(Protocol):
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         """Probes and responses from another tool's result files (``medprobe score --format``)."""
         ...
+
+    # Optional: ``async def interact(self, probe_set, session) -> None`` drives multi-turn
+    # episodes through ``session.ask`` (medprobe.engine.pipeline.Session); without it the engine
+    # asks every probe once.
 
 
 def available_methods() -> dict[str, Any]:

@@ -190,3 +190,32 @@ def parse_option_letter_cot(
     """
     patterns = for_language(_COT_BY_LANGUAGE, language)
     return _letter(replace_option_texts(reply, option_texts, case_variants=True), patterns)
+
+
+_MCE_BY_LANGUAGE = {"en": _MCQ_AO, "zh": ZH_LETTER}
+#: a MultiCogEval MCQ reply of whitespace only: unlike the exactly empty reply, the reference fills it at random
+BLANK_REPLY = "blank reply"
+
+
+def parse_option_letter_mce(
+    reply: str, option_texts: Mapping[str, str], language: str = "en"
+) -> ParseResult[str]:
+    """MultiCogEval MCQ reply -> option letter (REFERENCE_METHODS.md §3.1, ``MCQ_tool.extract_ans``).
+
+    Unlike MultifacetEval, only the text before the first blank line (after stripping) counts, so
+    ``"Answer: B\\n\\nAnswer: C"`` is ``B`` and ``"I think\\n\\nAnswer: D"`` has no letter. The steps are the
+    reference's: an exactly empty reply is ``Unparsed(EMPTY_REPLY)``; option texts are replaced by their
+    letters; the reply is stripped (whitespace only: ``Unparsed(BLANK_REPLY)``) and cut at the first
+    ``"\\n\\n"``; the MCQ pattern list is tried.
+
+    The reference scores the exactly empty reply wrong but draws a random letter A-E for a blank reply and
+    for one without a letter; that is the scoring mode's business, which is why the reasons differ.
+    """
+    patterns = for_language(_MCE_BY_LANGUAGE, language)
+    if not reply:
+        return Unparsed(EMPTY_REPLY)
+    text = replace_option_texts(reply, option_texts).strip().split("\n\n", 1)[0]
+    if not text:
+        return Unparsed(BLANK_REPLY)
+    match = first_match(patterns, text)
+    return Parsed(match.group(1)) if match else Unparsed(_NO_LETTER)

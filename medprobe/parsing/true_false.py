@@ -52,3 +52,26 @@ def parse_true_false_cot(reply: str, language: str = "en") -> ParseResult[bool]:
     ``medprobe.parsing.votes.vote_true_false``).
     """
     return parse_true_false(reply, language)
+
+
+#: language -> (words a reply may start with to say T, to say F), checked case-insensitively first
+_LEADING: dict[str, tuple[str, str]] = {"en": ("true", "false"), "zh": ("正确", "错误")}
+
+
+def parse_statement_mce(reply: str, language: str = "en") -> ParseResult[bool]:
+    """MultiCogEval statement validation (SV) reply -> verdict (REFERENCE_METHODS.md §3.1, ``SV_tool``).
+
+    A reply that starts (after stripping, ignoring case) with "true" / "false" is decided by that word;
+    otherwise the MultifacetEval F-first substring test applies. Hence ``"False."`` is F, ``" true\\n"`` T,
+    ``"The statement is incorrect"`` F and ``"No"`` F. The reference scores an unparsed reply wrong and
+    never fills it at random, so neither does any scoring mode.
+    """
+    true_word, false_word = for_language(_LEADING, language)
+    if not reply:
+        return Unparsed(EMPTY_REPLY)
+    clean = reply.strip().lower()
+    if clean.startswith(true_word):
+        return Parsed(True)
+    if clean.startswith(false_word):
+        return Parsed(False)
+    return parse_true_false(reply, language)

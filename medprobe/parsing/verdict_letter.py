@@ -125,3 +125,51 @@ def parse_revision_cot(
         return Parsed(Revision(True, given))
     option = _option(replace_option_texts(reply, option_texts, case_variants=True), option_patterns)
     return _result(judge, option)
+
+
+@dataclass(frozen=True)
+class _MceRules:
+    """MultiCogEval MR: a labelled answer to pull out of a longer reply, the leading T-word, the F form."""
+
+    labelled: re.Pattern[str]
+    correct: str
+    incorrect: re.Pattern[str]
+
+
+_MCE_RULES = {
+    "en": _MceRules(
+        re.compile(r"answer: (correct|incorrect, the correct answer is [A-E])", re.IGNORECASE),
+        "correct",
+        re.compile(r"^incorrect, the correct answer is ([A-E])"),
+    ),
+    "zh": _MceRules(
+        re.compile(r"答案[:：]\s*(正确|错误[，,]\s*正确答案是\s*[A-E])"),
+        "正确",
+        re.compile(r"^错误[，,]\s*正确答案是\s*([A-E])"),
+    ),
+}
+
+
+def parse_rectification_mce(reply: str, language: str = "en") -> ParseResult[Revision]:
+    """MultiCogEval multi-step rectification (MR) reply -> ``Revision`` (REFERENCE_METHODS.md §3.1,
+    ``MR_tool.extract_ans``; the options are not consulted).
+
+    The stripped reply, or the first "answer: correct" / "answer: incorrect, the correct answer is X"
+    found in it (ignoring case), must *start* with "correct" -> ``Revision(True, None)`` (no letter is
+    needed: the question where Alice is right is scored on the verdict alone, §4.1) or with
+    "incorrect, the correct answer is X" -> ``Revision(False, X)``. Both tests are case-sensitive, so
+    ``"Correct."`` and ``"Answer: Correct"`` are ``Unparsed``, as is ``"incorrect"`` without a letter.
+    The reference pads every unparsed reply at random (verdict T/F; for F a letter other than Alice's);
+    that is the scoring mode's decision (``medprobe.parsing.fill.pad_revision``).
+    """
+    rules = for_language(_MCE_RULES, language)
+    text = reply.strip()
+    if not text:
+        return Unparsed(EMPTY_REPLY)
+    labelled = rules.labelled.search(text)
+    if labelled:
+        text = labelled.group(1)
+    if text.startswith(rules.correct):
+        return Parsed(Revision(True, None))
+    wrong = rules.incorrect.search(text)
+    return Parsed(Revision(False, wrong.group(1))) if wrong else Unparsed("no verdict in the expected form")

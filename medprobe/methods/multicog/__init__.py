@@ -1,0 +1,224 @@
+"""MultiCogEval (paper 002): three cognitive levels of medical knowledge use.
+
+* low — multiple-choice questions (MCQ);
+* mid — statement validation (SV), multi-step rectification (MR), answer existence (AE);
+* high — full-path clinical diagnosis: a multi-turn dialogue in which the model orders exams
+  and names a diagnosis.
+
+``--data`` takes one or more comma-separated sources. Low/mid: the MultiCogEval release, raw
+MedQA / MedMCQA JSONL (mid-level items then need ``-X generator=MODEL``), or a knowledge base
+(``builtin:en`` by default). High: medprobe case JSONL, AgentClinic JSONL, MIMIC-IV-CDM cases
+imported with ``medprobe cases``, or ``builtin:cases`` (the demo cases; default). ``--level``
+picks levels (default all three); ``--repeats`` is 5 demo draws for low/mid and 3 runs for the
+dialogue unless given; ``-X judge=MODEL`` adds a judge for diagnoses no rule matches;
+``-X context_tokens=N`` and ``-X max_turns=N`` tune the dialogue.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.multicog import high
+from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
+from medprobe.models import make_backend
+from medprobe.records import GenerationParams, Probe, Response
+from medprobe.report.markdown import md_table, pct
+
+LEVELS = ("low", "mid", "high")
+LOWMID = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\nQuestion"])
+DEFAULT_LOWMID_DATA, DEFAULT_CASES = "builtin:en", "builtin:cases"
+OPTIONS = {"judge", "generator", "context_tokens", "max_turns"}
+
+
+def parse_levels(text: str | None) -> list[str]:
+    levels = [part.strip() for part in (text or "low,mid,high").split(",") if part.strip()]
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown or not levels:
+        raise MedprobeError(f"unknown level(s): {', '.join(unknown) or '(none)'}", field="--level", hint="low, mid, high, or a comma list")
+    return [lv for lv in LEVELS if lv in levels]
+
+
+def is_case_source(spec: str) -> bool:
+    """Cases are JSONL whose first record is a medprobe Case or an AgentClinic OSCE record."""
+    if spec in ("builtin:cases", "builtin"):
+        return True
+    path = Path(spec)
+    if not path.is_file() or path.suffix != ".jsonl":
+        return False
+    with path.open(encoding="utf-8") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(record, dict) and ("OSCE_Examination" in record or {"history", "exams", "diagnosis"} <= set(record))
+
+
+class MultiCogMethod:
+    name = "multicog"
+    title = "MultiCogEval"
+    default_data = f"{DEFAULT_LOWMID_DATA},{DEFAULT_CASES}"
+    settings: tuple[str, ...] = ()
+    raw_formats = ("multicogeval-raw",)
+
+    def build(self, options: BuildOptions) -> ProbeSet:
+        unknown = sorted(set(options.options) - OPTIONS)
+        if unknown:
+            raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="multicog options: " + ", ".join(sorted(OPTIONS)))
+        levels = parse_levels(options.level)
+        specs = [s.strip() for s in (options.data or "").split(",") if s.strip()]
+        case_specs = [s for s in specs if is_case_source(s)]
+        mcq_specs = [s for s in specs if s not in case_specs]
+        notes = []
+        probes: list[Probe] = []
+        info: dict[str, Any] = {"levels": levels}
+        lowmid = [lv for lv in levels if lv != "high"]
+        if lowmid:
+            if not mcq_specs:
+                mcq_specs = [DEFAULT_LOWMID_DATA]
+                notes.append(f"low/mid level questions from {DEFAULT_LOWMID_DATA} (no MCQ source given)")
+            built, info["lowmid"] = build_lowmid(
+                mcq_specs, limit=options.limit, seed=options.seed, repeats=options.repeats or 5,
+                generator=options.options.get("generator"), levels=set(lowmid),
+            )
+            probes += built
+        if "high" in levels:
+            if not case_specs:
+                case_specs = [DEFAULT_CASES]
+                notes.append("diagnosis cases from the built-in demo cases (no case source given)")
+            updates = {k: v for k, v in (("temperature", options.temperature), ("max_tokens", options.max_tokens)) if v is not None}
+            episodes, info["high"] = high.build_episodes(
+                case_specs, limit=options.limit, seed=options.seed, runs=options.repeats or high.DEFAULT_RUNS,
+                params=high.DEFAULT_GENERATION.model_copy(update=updates),
+                context_tokens=int(options.options.get("context_tokens", high.DEFAULT_CONTEXT)),
+                max_turns=int(options.options.get("max_turns", high.MAX_TURNS)),
+            )
+            probes += episodes
+        elif case_specs:
+            raise MedprobeError("case data given but the high level is not selected", field="--data", hint="add --level high")
+        info["judge"] = options.options.get("judge")
+        info["notes"] = notes
+        return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True)
+
+    async def interact(self, probe_set: ProbeSet, session: Any) -> None:
+        """Ask the static questions at once, then step all dialogues turn by turn together."""
+        static = [p for p in probe_set.probes if p.meta.get("level") != "high"]
+        dialogue = [p for p in probe_set.probes if p.meta.get("level") == "high"]
+        if static:
+            await session.ask(session.requests_for(static))
+        if not dialogue:
+            return
+        if session.plan.prompt_style != "chat":
+            raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
+        episodes = [high.episode_of(p, session.plan.build.seed) for p in dialogue]
+        await high.step_all(episodes, session.ask)
+        judge = probe_set.info.get("judge")
+        if judge:
+            await self._judge(judge, dialogue, episodes, session)
+
+    async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: Any) -> None:
+        """Ask the judge only about diagnoses that no name/synonym rule accepts."""
+        from medprobe.methods.multicog.diagnosis import extract_diagnosis
+
+        pending = []
+        for probe, episode in zip(probes, episodes, strict=True):
+            diagnosis = extract_diagnosis(episode.final_text)
+            if diagnosis and high.rule_match(probe, diagnosis) is None:
+                pending.append(high.judge_request(probe, diagnosis))
+        if pending:
+            backend = make_backend(judge, seed=session.plan.build.seed)
+            try:
+                await session.ask(pending, backend=backend)
+            finally:
+                await backend.aclose()
+
+    def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+        static = [p for p in probes if p.meta.get("level") != "high"]
+        dialogue = [p for p in probes if p.meta.get("level") == "high"]
+        items, metrics, notes, extra = [], {}, [], {}
+        if static:
+            lm_items, metrics["lowmid"] = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
+            items += lm_items
+        if dialogue:
+            hi_items, metrics["high"], transcripts, hi_notes = high.score_high(dialogue, responses, seed=options.seed)
+            items += hi_items
+            notes += hi_notes
+            extra["transcripts.jsonl"] = transcripts
+        metrics["levels"] = self._levels(metrics)
+        return ScoreResult(items, metrics, notes, extra)
+
+    @staticmethod
+    def _levels(metrics: dict[str, Any]) -> dict[str, Any]:
+        """Low and mid (normalized, macro over datasets) and high (macro full-path accuracy)."""
+        levels = dict(metrics.get("lowmid", {}).get("levels", {}))
+        if "high" in metrics and "macro_full_path" in metrics["high"]:
+            levels["high"] = {"normalized": metrics["high"]["macro_full_path"]["mean"], "se": metrics["high"]["macro_full_path"]["se"]}
+        return levels
+
+    def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
+        probes, responses, info = import_raw(path, options.name, options.repeats)
+        return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
+
+    def table(self, summary: dict[str, Any]) -> Table:
+        m = summary["metrics"]
+        table = Table("level / task", "dataset", "accuracy %", "normalized %", "parse failures %", "questions",
+                      title=f"MultiCogEval · {summary['model']} · {summary['mode']}")
+        for dataset, block in m.get("lowmid", {}).get("datasets", {}).items():
+            for task, row in block["tasks"].items():
+                table.add_row(task, dataset, _pm(row["accuracy"], row["se"]), _pm(row["normalized"], row["normalized_se"]),
+                              pct(row["parse_failure_rate"]), str(row["questions"]))
+        if "high" in m:
+            h = m["high"]
+            for key, label in (("macro_end_point", "diagnosis (end-point)"), ("exam_recall", "exam recall"), ("macro_full_path", "full-path")):
+                if key in h:
+                    table.add_row(label, "cases", _pm(h[key]["mean"], h[key]["se"]), "", "", str(h["episodes"]))
+        for level, row in m.get("levels", {}).items():
+            table.add_row(f"[bold]{level} level", "macro", "", f"[bold]{_pm(row['normalized'], row['se'])}", "", "")
+        return table
+
+    def report(self, summary: dict[str, Any]) -> str:
+        m = summary["metrics"]
+        levels = m.get("levels", {})
+        parts = [
+            "## Levels (normalized accuracy %, mean ± SE; Table 2 shape)",
+            "",
+            md_table(["Model", *(lv.capitalize() for lv in levels)], [[summary["model"], *(_pm(r["normalized"], r["se"]) for r in levels.values())]]),
+            "",
+        ]
+        datasets = m.get("lowmid", {}).get("datasets", {})
+        if datasets:
+            rows = []
+            for dataset, block in datasets.items():
+                for task, row in block["tasks"].items():
+                    rows.append([dataset, task, _pm(row["accuracy"], row["se"]), pct(row["random_baseline"]),
+                                 _pm(row["normalized"], row["normalized_se"]), pct(row["parse_failure_rate"]), row["questions"]])
+            parts += ["## Low and mid level tasks (Table 8 shape)", "",
+                      md_table(["dataset", "task", "accuracy %", "random %", "normalized %", "unparsed %", "questions"], rows),
+                      "", "MR is weighted 1/No on the question giving the right answer and (No−1)/No on the one giving a wrong answer.", ""]
+        if "high" in m:
+            h = m["high"]
+            rows = [[label, _pm(h[key]["mean"], h[key]["se"])] for key, label in (
+                ("macro_end_point", "end-point accuracy (macro over diseases)"), ("macro_full_path", "full-path accuracy (macro)"),
+                ("micro_end_point", "end-point accuracy (micro)"), ("micro_full_path", "full-path accuracy (micro)"),
+                ("exam_recall", "exam recall (macro over types)"), ("recall_LAB", "lab recall"), ("recall_MICRO", "microbiology recall"),
+                ("recall_IMAGE", "imaging recall"),
+            ) if key in h]
+            parts += ["## Full-path diagnosis (%, mean ± SE over runs; Table 5 shape)", "", md_table(["metric", "value"], rows), "",
+                      f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}.",
+                      f"Diagnosis match rules used: {h['match_rules']} (name = the disease label occurs in the diagnosis; "
+                      "alias = the reference alias table; synonym = the case's accepted names; judge = the judge model).",
+                      "Transcripts: transcripts.jsonl.", ""]
+        return "\n".join(parts)
+
+
+def _pm(value: float | None, se: float | None) -> str:
+    return pct(value) + (f" ± {pct(se)}" if se is not None else "")
+
+
+METHOD = MultiCogMethod()

@@ -1,0 +1,163 @@
+"""Which of a case's exam items a model's request names.
+
+Laboratory and microbiology requests are split into items and each item is fuzzy-matched
+(:func:`medprobe.methods.multicog.requests.fuzzy_match`, the reference rule: ratio > 90, plural
+rule, whole-word containment) against a catalog of names -> exam ids. For MIMIC-style cases the
+catalog is the user's ``meta_lab_tests_UMLS_ext.json`` (names and UMLS synonyms -> item ids); for
+every other case it is built from the case itself: each exam's name and synonyms, each panel's
+name (which returns all its components), and medprobe's own small synonym table below. Imaging
+requests hit an exam when they share a body region and a modality with it (after mapping special
+modalities such as ECHO to broad ones), or when they name it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from medprobe.methods.multicog.cases import Case, Exam, ExamType
+from medprobe.methods.multicog.requests import (
+    Catalog,
+    broad_modality,
+    image_hit,
+    image_requests,
+    parse_lab_request,
+    parse_radiology,
+)
+
+#: canonical test name -> other names clinicians use (ours; lower case)
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "complete blood count": ("cbc", "full blood count", "fbc", "blood count", "hemogram", "cbc with differential"),
+    "basic metabolic panel": ("bmp", "chem 7", "chem-7", "renal panel", "urea and electrolytes", "u&e"),
+    "comprehensive metabolic panel": ("cmp", "chem 14", "metabolic panel", "chemistry panel"),
+    "liver function tests": ("lft", "lfts", "liver panel", "hepatic function panel", "liver enzymes"),
+    "thyroid function tests": ("tft", "tfts", "thyroid panel"),
+    "urinalysis": ("ua", "urine analysis", "urine dipstick", "urine test"),
+    "arterial blood gas": ("abg", "blood gas", "blood gases", "arterial blood gases"),
+    "c-reactive protein": ("crp",),
+    "erythrocyte sedimentation rate": ("esr", "sed rate"),
+    "b-type natriuretic peptide": ("bnp", "nt-probnp", "brain natriuretic peptide", "natriuretic peptide"),
+    "troponin i": ("troponin", "troponins", "cardiac troponin", "trop"),
+    "d-dimer": ("ddimer", "d dimer"),
+    "blood glucose": ("glucose", "blood sugar", "serum glucose"),
+    "beta-hydroxybutyrate": ("serum ketones", "ketones", "bhb", "beta hydroxybutyrate"),
+    "urine pregnancy test": ("pregnancy test", "hcg", "beta-hcg", "beta hcg", "urine hcg"),
+    "procalcitonin": ("pct",),
+    "coagulation profile": ("coags", "coagulation panel", "pt/inr", "inr", "pt", "aptt", "ptt"),
+    "hemoglobin a1c": ("hba1c", "a1c", "glycated hemoglobin"),
+    "blood culture": ("blood cultures", "blood cx"),
+    "urine culture": ("urine cultures", "urine cx"),
+    "sputum culture": ("sputum cultures",),
+    "sputum gram stain": ("gram stain", "sputum gram"),
+    "cerebrospinal fluid analysis": ("csf analysis", "lumbar puncture", "lp", "csf studies", "spinal tap"),
+    "csf culture": ("cerebrospinal fluid culture",),
+    "csf gram stain": ("cerebrospinal fluid gram stain",),
+    "urinary pneumococcal antigen": ("pneumococcal antigen", "urine antigen", "streptococcus pneumoniae antigen"),
+    "electrocardiogram": ("ecg", "ekg", "12-lead ecg", "12 lead ecg"),
+    "echocardiogram": ("echo", "tte", "transthoracic echo", "transthoracic echocardiography", "echocardiography"),
+    "chest x-ray": ("cxr", "chest radiograph", "chest film", "chest xray"),
+    "ct pulmonary angiography": ("ctpa", "ct angiogram of the chest", "ct pulmonary angiogram", "pe protocol ct"),
+}
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_]+", " ", text.strip().lower())
+
+
+@cache
+def _synonym_index() -> dict[str, tuple[str, ...]]:
+    """Every name in the table -> all names of its group."""
+    index: dict[str, tuple[str, ...]] = {}
+    for canonical, others in SYNONYMS.items():
+        group = (canonical, *others)
+        for name in group:
+            index[name] = group
+    return index
+
+
+def _names(exam: Exam) -> Iterable[str]:
+    yield exam.name
+    yield from exam.synonyms
+    yield from _synonym_index().get(_norm(exam.name), ())
+
+
+def case_catalog(case: Case, kind: ExamType) -> Catalog:
+    """Names -> exam ids for one case and exam type, built from the case (plus the table)."""
+    table: dict[str, list[str]] = {}
+
+    def add(name: str, exam_id: str) -> None:
+        ids = table.setdefault(_norm(name), [])
+        if exam_id not in ids:
+            ids.append(exam_id)
+
+    for exam in case.exams_of(kind):
+        for name in _names(exam):
+            add(name, exam.id)
+        if exam.panel:
+            for name in (exam.panel, *_synonym_index().get(_norm(exam.panel), ())):
+                add(name, exam.id)
+    return Catalog(table)
+
+
+@cache
+def mimic_catalog(meta_path: str) -> Catalog:
+    return Catalog.from_mimic(Path(meta_path))
+
+
+def requested_lab_ids(case: Case, kind: ExamType, reply: str, header: str) -> set[str]:
+    """Exam ids named by a LAB or MICRO list reply."""
+    meta = case.meta.get("mimic_meta")
+    catalog = mimic_catalog(str(Path(meta) / "meta_lab_tests_UMLS_ext.json")) if meta else case_catalog(case, kind)
+    return parse_lab_request(reply, header, catalog)
+
+
+def _exam_geometry(exam: Exam) -> tuple[set[str], set[str]]:
+    if exam.regions and exam.modalities:
+        return {broad_modality(m) for m in exam.modalities}, set(exam.regions)
+    modalities, regions = parse_radiology(exam.name)
+    return {broad_modality(m) for m in modalities}, regions
+
+
+@cache
+def _name_dict(meta_dir: str) -> dict[str, Any]:
+    return json.loads((Path(meta_dir) / "radiology_name_dict.json").read_text(encoding="utf-8"))
+
+
+def requested_image_ids(case: Case, reply: str, header: str) -> set[str]:
+    """Imaging exams hit by an IMAGE list reply: same region and modality, or the exam named.
+
+    MIMIC cases use the reference rule with the user's radiology_name_dict.json (§5.4)."""
+    exams = case.exams_of("IMAGE")
+    meta = case.meta.get("mimic_meta")
+    if meta and (Path(meta) / "radiology_name_dict.json").exists():
+        names = _name_dict(meta)
+        asked_mimic = image_requests(reply, header, names)
+        return {e.id for e in exams if image_hit(asked_mimic, e.name, names)}
+    asked = image_requests(reply, header, None)
+    by_name = parse_lab_request(reply, header, case_catalog(case, "IMAGE"))
+    hit = set(by_name)
+    for exam in exams:
+        modalities, regions = _exam_geometry(exam)
+        for req_modalities, req_regions, _ in asked:
+            if regions & req_regions and modalities & {broad_modality(m) for m in req_modalities}:
+                hit.add(exam.id)
+                break
+    return hit
+
+
+def requested_ids(case: Case, kind: ExamType, reply: str, header: str) -> set[str]:
+    return requested_image_ids(case, reply, header) if kind == "IMAGE" else requested_lab_ids(case, kind, reply, header)
+
+
+def results_text(case: Case, kind: ExamType, ids: set[str]) -> str:
+    """The requested exams' results, one per line, in the case's order."""
+    lines = []
+    for exam in case.exams_of(kind):
+        if exam.id in ids:
+            label = f"{exam.panel} - {exam.name}" if exam.panel else exam.name
+            lines.append(f"{label}: {exam.result}")
+    return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""High level: full-path clinical diagnosis episodes — probes, live stepping, replay scoring.
+
+Each (case, run) is one probe whose ``meta`` holds the whole case and the episode settings, so
+that scoring can replay the dialogue from the recorded responses alone (no transcript needed,
+and ``medprobe score --format medprobe`` works on it). Metrics per run (REFERENCE_METHODS §5.4):
+exam recall per type and its macro over types, end-point accuracy (right diagnosis) and
+full-path accuracy (right diagnosis × exam recall), each as a macro average over diseases;
+then mean ± SE over runs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from medprobe.methods.multicog.agent import MAX_TURNS, Episode
+from medprobe.methods.multicog.cases import EXAM_TYPES, Case, load_cases
+from medprobe.methods.multicog.diagnosis import extract_diagnosis, match_diagnosis
+from medprobe.metrics.fullpath import CaseOutcome, complete_index, over_runs, run_scores
+from medprobe.records import (
+    AnswerFormat,
+    GenerationParams,
+    ItemScore,
+    Message,
+    Probe,
+    Request,
+    Response,
+    request_id,
+)
+
+METHOD = "multicog"
+DEFAULT_GENERATION = GenerationParams(temperature=0.8, max_tokens=512)
+DEFAULT_RUNS = 3
+DEFAULT_CONTEXT = 4096
+JUDGE_PROMPT = (
+    "Do these two diagnoses name the same disease?\nReference diagnosis: {gold}{also}\nProposed diagnosis: {pred}\n"
+    "Answer yes or no."
+)
+
+
+def build_episodes(
+    specs: list[str], *, limit: int | None, seed: int, runs: int, params: GenerationParams, context_tokens: int, max_turns: int
+) -> tuple[list[Probe], dict[str, Any]]:
+    cases = [case for spec in specs for case in load_cases(spec)]
+    if limit is not None and limit < len(cases):
+        cases = sorted(random.Random(seed).sample(cases, limit), key=lambda c: c.id)
+    probes = []
+    for case in cases:
+        for run in range(runs):
+            episode = Episode.start(f"{METHOD}/high/{case.id}/run{run}", case, run, seed, params, context_tokens, max_turns)
+            probes.append(
+                Probe(
+                    id=episode.probe_id,
+                    method=METHOD,
+                    knowledge_point=f"case:{case.id}",
+                    facet="DIAG",
+                    variant=f"run{run}",
+                    system=episode.messages[0].content,
+                    prompt=episode.messages[1].content,
+                    gold={"diagnosis": case.diagnosis, "disease": case.disease, "synonyms": case.diagnosis_synonyms},
+                    answer_format=AnswerFormat(kind="free_text"),
+                    meta={
+                        "level": "high", "run": run, "case": case.model_dump(mode="json"), "params": params.model_dump(),
+                        "context_tokens": context_tokens, "max_turns": max_turns,
+                    },
+                )
+            )
+    info = {
+        "sources": specs,
+        "cases": len(cases),
+        "runs": runs,
+        "diseases": len({c.disease for c in cases}),
+        "exam_items": {kind: sum(len(c.exams_of(kind)) for c in cases) for kind in EXAM_TYPES},
+        "generation": params.model_dump(),
+        "context_tokens": context_tokens,
+        "max_turns": max_turns,
+    }
+    return probes, info
+
+
+def episode_of(probe: Probe, seed: int) -> Episode:
+    meta = probe.meta
+    return Episode.start(
+        probe.id, Case.model_validate(meta["case"]), meta["run"], seed, GenerationParams.model_validate(meta["params"]),
+        meta["context_tokens"], meta.get("max_turns", MAX_TURNS),
+    )
+
+
+async def step_all(episodes: list[Episode], ask: Callable[[list[Request]], Awaitable[list[Response]]]) -> None:
+    """Advance every open episode one turn per batch until all have ended."""
+    while open_ := [e for e in episodes if e.status == "open"]:
+        responses = await ask([e.request() for e in open_])
+        for episode, response in zip(open_, responses, strict=True):
+            episode.feed(response)
+
+
+def judge_request(probe: Probe, predicted: str) -> Request:
+    gold = probe.gold
+    also = f" (also called: {', '.join(gold['synonyms'])})" if gold["synonyms"] else ""
+    text = JUDGE_PROMPT.format(gold=gold["diagnosis"], also=also, pred=predicted)
+    return Request(
+        id=request_id(judge_id(probe), 0), probe_id=judge_id(probe), messages=[Message(role="user", content=text)],
+        params=GenerationParams(temperature=0.0, max_tokens=8), answer_format=AnswerFormat(kind="yes_no"),
+    )
+
+
+def judge_id(probe: Probe) -> str:
+    return f"{probe.id}/judge"
+
+
+def rule_match(probe: Probe, diagnosis: str) -> str | None:
+    gold = probe.gold
+    if not diagnosis:
+        return None
+    return match_diagnosis(gold["disease"], diagnosis, [gold["diagnosis"], *gold["synonyms"]])
+
+
+def replay(probe: Probe, by_id: dict[str, Response], seed: int) -> Episode:
+    """Re-run the dialogue over the recorded replies; an unrecorded turn ends it as interrupted."""
+    episode = episode_of(probe, seed)
+    while episode.status == "open":
+        episode.feed(by_id.get(episode.request().id))
+    return episode
+
+
+def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> tuple[list[ItemScore], dict[str, Any], list[dict[str, Any]], list[str]]:
+    by_id = {r.request_id: r for r in responses}
+    per_run: dict[int, list[CaseOutcome]] = {}
+    items, transcripts, rules = [], [], {}
+    for probe in probes:
+        episode = replay(probe, by_id, seed)
+        diagnosis = extract_diagnosis(episode.final_text)
+        rule = rule_match(probe, diagnosis)
+        verdict = by_id.get(request_id(judge_id(probe), 0))
+        if rule is None and verdict is not None and verdict.error is None and verdict.text.strip().lower().startswith("yes"):
+            rule = "judge"
+        case = episode.case
+        recalls = {
+            kind: (len(set(episode.requested.get(kind, [])) & {e.id for e in case.exams_of(kind)}) / len(case.exams_of(kind)))
+            if case.exams_of(kind) else None
+            for kind in EXAM_TYPES
+        }
+        outcome = CaseOutcome(case.id, case.disease, rule is not None, recalls)
+        per_run.setdefault(probe.meta["run"], []).append(outcome)
+        rules[rule or "no match"] = rules.get(rule or "no match", 0) + 1
+        items.append(
+            ItemScore(
+                knowledge_point=probe.knowledge_point, facet="full-path", score=float(rule is not None) * complete_index(recalls),
+                correct=[rule is not None], parsed=[diagnosis],
+                meta={"run": probe.meta["run"], "status": episode.status, "reason": episode.reason, "match_rule": rule, "recalls": recalls},
+            )
+        )
+        transcripts.append({**episode.summary(), "diagnosis": diagnosis, "match_rule": rule, "gold": probe.gold})
+    runs = [run_scores(outcomes) for _, outcomes in sorted(per_run.items())]
+    metrics = over_runs(runs) if runs else {}
+    metrics["episodes"] = len(probes)
+    metrics["finished"] = sum(1 for t in transcripts if t["status"] == "done")
+    metrics["stopped"] = {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}}
+    metrics["match_rules"] = rules
+    notes = []
+    if metrics["finished"] < len(probes):
+        notes.append(f"{len(probes) - metrics['finished']} of {len(probes)} diagnostic dialogues ended without a diagnosis (scored 0); see transcripts.jsonl")
+    return items, metrics, transcripts, notes
+
