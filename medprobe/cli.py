@@ -34,8 +34,11 @@ out_console = Console()
 err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: ``medprobe run`` with no arguments: a few-minute sample on built-in material, fully offline
-DEFAULT_METHOD, DEFAULT_DATA, DEFAULT_LIMIT = "multifacet", "builtin:en", 50
+#: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
+DEFAULT_JOBS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("multifacet", {"data": "builtin:en", "limit": 50}),
+    ("multicog", {"data": "builtin:en,builtin:cases", "limit": 8, "repeats": 2, "options": {"cases": "1", "runs": "1"}}),
+)
 
 
 def user_errors(func: F) -> F:
@@ -80,7 +83,7 @@ def _print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> Non
 @app.command()
 @user_errors
 def run(
-    method: Annotated[str | None, typer.Argument(help="multifacet (default job when omitted)")] = None,
+    method: Annotated[str | None, typer.Argument(help="multifacet or multicog (the default job when omitted)")] = None,
     model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
     data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
     limit: Annotated[int | None, typer.Option(help="evaluate a seeded sample of N knowledge points")] = None,
@@ -105,37 +108,42 @@ def run(
 
     if prompt_style not in ("chat", "completion"):
         raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
+    options = parse_options(method_option, "-X")
     if method is None:
-        method, data, limit = DEFAULT_METHOD, data or DEFAULT_DATA, limit or DEFAULT_LIMIT
-        err_console.print(f"[bold]medprobe[/]: default job — {escape(f'{method} on {data}, {limit} knowledge points, model {model}')}")
-    plan = RunPlan(
-        method=method,
-        build=BuildOptions(
-            data=data, limit=limit, seed=seed, setting=setting, level=level, repeats=repeats,
-            temperature=temperature, max_tokens=max_tokens, options=parse_options(method_option, "-X"),
-        ),
-        model=model,
-        model_options=parse_options(option),
-        out=out,
-        prompt_style=prompt_style,  # type: ignore[arg-type]
-        repeats=repeats or 1,
-        reference_compatible=reference_compatible,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        use_cache=not no_cache,
-        fresh=fresh,
-        progress=not quiet,
-    )
-    outcome = run_plan(plan)
-    if outcome.resumed:
-        err_console.print(f"resumed the unfinished run in {outcome.path}")
-    _print_outcome(method, outcome.path, outcome.summary)
-    run_info = outcome.summary["run"]
-    if run_info["answered"] and run_info["empty_replies"] == run_info["answered"]:
-        raise MedprobeError(
-            f"the model returned empty text for all {run_info['answered']} requests",
-            hint="check the model's chat template (try --prompt-style completion), stop strings and --max-tokens",
+        jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
+        summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
+        err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
+    else:
+        jobs = [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
+    for name, job in jobs:
+        plan = RunPlan(
+            method=name,
+            build=BuildOptions(
+                data=job["data"], limit=job["limit"], seed=seed, setting=setting, level=level, repeats=job.get("repeats"),
+                temperature=temperature, max_tokens=max_tokens, options=job["options"],
+            ),
+            model=model,
+            model_options=parse_options(option),
+            out=out,
+            prompt_style=prompt_style,  # type: ignore[arg-type]
+            repeats=repeats or 1,
+            reference_compatible=reference_compatible,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            use_cache=not no_cache,
+            fresh=fresh,
+            progress=not quiet,
         )
+        outcome = run_plan(plan)
+        if outcome.resumed:
+            err_console.print(f"resumed the unfinished run in {outcome.path}")
+        _print_outcome(name, outcome.path, outcome.summary)
+        run_info = outcome.summary["run"]
+        if run_info["answered"] and run_info["empty_replies"] == run_info["answered"]:
+            raise MedprobeError(
+                f"the model returned empty text for all {run_info['answered']} requests",
+                hint="check the model's chat template (try --prompt-style completion), stop strings and --max-tokens",
+            )
 
 
 @app.command()

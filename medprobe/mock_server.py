@@ -95,12 +95,21 @@ def serve_in_thread(mock: MockOpenAI, host: str = "127.0.0.1") -> Iterator[str]:
     thread = threading.Thread(target=lambda: (loop.run_until_complete(start()), loop.run_forever()), daemon=True)
     thread.start()
     ready.wait(10)
+    async def stop() -> None:
+        """Close the server and finish its connection handlers while the loop still runs."""
+        state["server"].close()
+        handlers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in handlers:
+            task.cancel()
+        await asyncio.gather(*handlers, return_exceptions=True)
+
     try:
         yield f"http://{host}:{state['port']}/v1"
     finally:
-        loop.call_soon_threadsafe(state["server"].close)
+        asyncio.run_coroutine_threadsafe(stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+        loop.close()
 
 
 def main() -> None:

@@ -182,3 +182,14 @@ def test_kb_build_and_show_the_builtin_english_kb(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "no disease 'no such disease'" in flat(missing.stderr)
     unknown = invoke("kb", "build", "fr")
     assert unknown.exit_code == 2 and "unknown built-in knowledge base 'fr'" in flat(unknown.stderr)
+
+
+def test_the_default_job_runs_both_methods_on_builtin_material(tmp_path: Path) -> None:
+    result = invoke("run", "--model", "random", "--out", tmp_path / "runs", "-q")
+    assert result.exit_code == 0, result.output
+    runs = sorted((tmp_path / "runs").iterdir())
+    assert [r.name.split("-")[1] for r in runs] == ["multifacet", "multicog"]
+    assert last_line(result) == str(runs[-1])
+    multicog = json.loads((runs[-1] / "summary.json").read_text())
+    assert set(multicog["metrics"]["levels"]) == {"low", "mid", "high"}
+    assert multicog["metrics"]["high"]["episodes"] == 1

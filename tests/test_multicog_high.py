@@ -229,8 +229,10 @@ def test_judge_accepts_what_no_rule_matches(tmp_path: Path) -> None:
 
 
 def test_the_random_model_cannot_hold_a_dialogue(tmp_path: Path) -> None:
-    with pytest.raises(MedprobeError, match="cannot answer free-text"):
-        run(plan(tmp_path, "random", repeats=1, limit=1))
+    outcome = run(plan(tmp_path, "random", repeats=1, limit=2))
+    h = outcome.summary["metrics"]["high"]
+    assert h["finished"] == 0 and outcome.summary["run"]["errors"] == 2
+    assert all("random model answers only fixed-format" in reason for reason in h["stopped"])
 
 
 # --- MIMIC-IV-CDM style records (synthetic fixture in that shape; not patient data) ------------------

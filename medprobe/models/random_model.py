@@ -29,8 +29,6 @@ def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
         return words["true"] if rng.random() < 0.5 else words["false"]
     if fmt.kind == "yes_no":
         return words["yes"] if rng.random() < 0.5 else words["no"]
-    if fmt.kind == "free_text":
-        raise MedprobeError("the random model cannot answer free-text probes (e.g. the diagnostic dialogue)", field="--model")
     if not letters:
         raise MedprobeError(f"the random model needs the option letters of a {fmt.kind} probe")
     if fmt.kind == "option_letter":
@@ -59,8 +57,8 @@ class RandomBackend:
         return None
 
     async def complete(self, request: Request) -> Response:
-        if request.answer_format is None:
-            return Response(probe_id=request.probe_id, sample=request.sample, error="probe has no answer format")
+        if request.answer_format is None or request.answer_format.kind == "free_text":
+            return Response(probe_id=request.probe_id, sample=request.sample, error="the random model answers only fixed-format questions, not free text")
         digest = hashlib.sha256(f"{self.seed}|{request.seed}|{request.id}".encode()).digest()
         rng = random.Random(int.from_bytes(digest[:8], "big"))
         return Response(

@@ -10,7 +10,8 @@ MedQA / MedMCQA JSONL (mid-level items then need ``-X generator=MODEL``), or a k
 (``builtin:en`` by default). High: medprobe case JSONL, AgentClinic JSONL, MIMIC-IV-CDM cases
 imported with ``medprobe cases``, or ``builtin:cases`` (the demo cases; default). ``--level``
 picks levels (default all three); ``--repeats`` is 5 demo draws for low/mid and 3 runs for the
-dialogue unless given; ``-X judge=MODEL`` adds a judge for diagnoses no rule matches;
+dialogue unless given; ``-X cases=N`` and ``-X runs=N`` size the dialogue sample apart from
+``--limit`` / ``--repeats``; ``-X judge=MODEL`` adds a judge for diagnoses no rule matches;
 ``-X context_tokens=N`` and ``-X max_turns=N`` tune the dialogue.
 """
 
@@ -33,7 +34,7 @@ from medprobe.report.markdown import md_table, pct
 LEVELS = ("low", "mid", "high")
 LOWMID = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\nQuestion"])
 DEFAULT_LOWMID_DATA, DEFAULT_CASES = "builtin:en", "builtin:cases"
-OPTIONS = {"judge", "generator", "context_tokens", "max_turns"}
+OPTIONS = {"judge", "generator", "context_tokens", "max_turns", "cases", "runs"}
 
 
 def parse_levels(text: str | None) -> list[str]:
@@ -93,8 +94,10 @@ class MultiCogMethod:
                 case_specs = [DEFAULT_CASES]
                 notes.append("diagnosis cases from the built-in demo cases (no case source given)")
             updates = {k: v for k, v in (("temperature", options.temperature), ("max_tokens", options.max_tokens)) if v is not None}
+            cases, runs = options.options.get("cases"), options.options.get("runs")
             episodes, info["high"] = high.build_episodes(
-                case_specs, limit=options.limit, seed=options.seed, runs=options.repeats or high.DEFAULT_RUNS,
+                case_specs, limit=int(cases) if cases else options.limit, seed=options.seed,
+                runs=int(runs) if runs else options.repeats or high.DEFAULT_RUNS,
                 params=high.DEFAULT_GENERATION.model_copy(update=updates),
                 context_tokens=int(options.options.get("context_tokens", high.DEFAULT_CONTEXT)),
                 max_turns=int(options.options.get("max_turns", high.MAX_TURNS)),
@@ -210,7 +213,8 @@ class MultiCogMethod:
                 ("recall_IMAGE", "imaging recall"),
             ) if key in h]
             parts += ["## Full-path diagnosis (%, mean ± SE over runs; Table 5 shape)", "", md_table(["metric", "value"], rows), "",
-                      f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}.",
+                      f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}. "
+                      f"Invalid replies warned and rolled back: {h['rolled_back']}; chats summarized to fit the context: {h['summaries']}.",
                       f"Diagnosis match rules used: {h['match_rules']} (name = the disease label occurs in the diagnosis; "
                       "alias = the reference alias table; synonym = the case's accepted names; judge = the judge model).",
                       "Transcripts: transcripts.jsonl.", ""]

@@ -91,7 +91,7 @@ def false_option(mcq: RawMCQ, seed: int, dataset: str) -> str:
 
 
 def _request(request_id: str, prompt: str, params: GenerationParams) -> Request:
-    """A chat request; the free-text format makes the random model refuse at once rather than fail 25 times."""
+    """A chat request for the generator model."""
     return Request(
         id=f"{request_id}#0", probe_id=request_id, messages=[Message(role="user", content=prompt)], params=params,
         answer_format=AnswerFormat(kind="free_text"),
@@ -171,6 +171,11 @@ def _reply_text(response: Response | None) -> str | None:
 
 def _ask(generator: str, requests: list[Request]) -> tuple[dict[str, Response], dict[str, Any]]:
     """Responses by request (probe) id, and the generator's identity with the request counts."""
+    if generator.partition(":")[0] == "random":
+        raise MedprobeError(
+            f"the generator model '{generator}' failed: the random model cannot write statements or distractors",
+            field="generator", hint="name a real model, e.g. -X generator=openai:MODEL@URL",
+        )
     backend = make_backend(generator)
     responses: dict[str, Response] = {}
     cache = ResponseCache()

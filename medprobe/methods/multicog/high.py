@@ -158,6 +158,8 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> 
     metrics["finished"] = sum(1 for t in transcripts if t["status"] == "done")
     metrics["stopped"] = {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}}
     metrics["match_rules"] = rules
+    metrics["rolled_back"] = sum(t["rolled_back"] for t in transcripts)
+    metrics["summaries"] = sum(t["summaries"] for t in transcripts)
     notes = []
     if metrics["finished"] < len(probes):
         notes.append(f"{len(probes) - metrics['finished']} of {len(probes)} diagnostic dialogues ended without a diagnosis (scored 0); see transcripts.jsonl")

@@ -126,6 +126,15 @@ def lab_items(segment: str) -> list[tuple[str, list[str]]]:
 # --------------------------------------------------------------------------------------------
 # The lab catalogue and fuzzy matching (§1.4, §5.3 step 5)
 
+_CARDIAC_ENZYMES = (
+    "Troponin I",
+    "Troponin T",
+    "Creatine Kinase",
+    "Creatine Kinase, MB Isoenzyme",
+    "Myoglobin, Urine",
+    "Lactate Dehydrogenase",
+    "AST",
+)
 SUPPLEMENTARY_PANELS: Mapping[str, tuple[str, ...]] = {
     "Rapid Strep Test": ("Strep A, Rapid Antigen",),
     "Blood Chemistry Panel": ("Electrolyte Panel", "Renal Function Panel (RFP)", "Glucose", "Calcium"),
@@ -159,24 +168,8 @@ SUPPLEMENTARY_PANELS: Mapping[str, tuple[str, ...]] = {
         "Reflex Confirmatory Hepatitis C Viral Load",
         "Hepatitis C Virus Antibody",
     ),
-    "Cardiac Enzyme Panel": (
-        "Troponin I",
-        "Troponin T",
-        "Creatine Kinase",
-        "Creatine Kinase, MB Isoenzyme",
-        "Myoglobin, Urine",
-        "Lactate Dehydrogenase",
-        "AST",
-    ),
-    "Cardiac Enzymes": (
-        "Troponin I",
-        "Troponin T",
-        "Creatine Kinase",
-        "Creatine Kinase, MB Isoenzyme",
-        "Myoglobin, Urine",
-        "Lactate Dehydrogenase",
-        "AST",
-    ),
+    "Cardiac Enzyme Panel": _CARDIAC_ENZYMES,
+    "Cardiac Enzymes": _CARDIAC_ENZYMES,
     "ANA": ("Double Stranded DNA",),
     "reticulocyte count": (
         "Reticulocyte Count, Absolute",

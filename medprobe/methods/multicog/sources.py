@@ -30,6 +30,7 @@ from medprobe.methods.multicog.lowmid_tables import Dataset, Where, check_row
 from medprobe.methods.multicog.raw_mcq import RawMCQ, hub_rows, raw_kind, read_raw
 from medprobe.metrics.multicog import TASKS
 from medprobe.parsing.fill import item_rng
+from medprobe.sources.checks import same_ids
 
 N_DEMOS = 5
 AE_TAIL = (
@@ -113,14 +114,8 @@ def _check_ids(ids: list[Any], expected: list[Any] | None, path: Path, first_tas
         if item in seen:
             raise MedprobeError(f"item {index}: id {item!r} repeats item {seen[item]}", file=path, field=f"[{index}][0]")
         seen[item] = index
-    if expected is not None and ids != expected:
-        index = next((i for i, (a, b) in enumerate(zip(ids, expected, strict=False)) if a != b), min(len(ids), len(expected)))
-        found = repr(ids[index]) if index < len(ids) else "no item"
-        wanted = repr(expected[index]) if index < len(expected) else "no item"
-        raise MedprobeError(
-            f"item {index}: id {found} where {first_task}/test.json has {wanted} (the files must list the same ids in order)",
-            file=path, field=f"[{index}][0]",
-        )
+    if expected is not None:
+        same_ids(ids, expected, path, f"{first_task}/test.json")
 
 
 def raw_tables(mcqs: list[RawMCQ], name: str, seed: int, statements: dict[int, tuple[str, str]], distractors: dict[int, str]) -> dict[str, list[list[Any]]]:

@@ -19,6 +19,7 @@ from medprobe.jsonl import read_json
 from medprobe.methods.multifacet.questions import TASKS, Demo, Question
 from medprobe.parsing.option_letter import maq_options, mcq_options, rq_options
 from medprobe.records import AnswerFormat
+from medprobe.sources.checks import same_ids
 
 LETTERS = ["A", "B", "C", "D", "E"]
 #: fields of a test item before any replies
@@ -113,15 +114,8 @@ def load_release(folder: Path) -> list[Question]:
         path = folder / task / "test.json"
         items = _task_file(folder, task, "test.json")
         task_ids = [item[0] if isinstance(item, list) and item else None for item in items]
-        if ids is not None and task_ids != ids:
-            index = next((i for i, (a, b) in enumerate(zip(task_ids, ids, strict=False)) if a != b), min(len(task_ids), len(ids)))
-            found = repr(task_ids[index]) if index < len(task_ids) else "no item"
-            expected = repr(ids[index]) if index < len(ids) else "no item"
-            raise MedprobeError(
-                f"item {index}: id {found} where MCQ/test.json has {expected} (the four files must list the same ids in order)",
-                file=path,
-                field=f"[{index}][0]",
-            )
+        if ids is not None:
+            same_ids(task_ids, ids, path, "MCQ/test.json")
         ids = task_ids
         for index, item in enumerate(items):
             questions.extend(entry_questions(task, item, path, index))
