@@ -11,20 +11,22 @@ from conftest import shared
 
 from medprobe.methods.multicog.actions import Action, parse_action
 from medprobe.methods.multicog.diagnosis import ALTERNATIVE_DIAGNOSIS, extract_diagnosis, match_diagnosis
+from medprobe.methods.multicog.radiology import (
+    ImageRequest,
+    broad_modality,
+    delivered_exams,
+    image_hit,
+    image_requests,
+    parse_radiology,
+    record_image_recall,
+)
 from medprobe.methods.multicog.requests import (
     STANDARDIZED_ALIASES,
     SUPPLEMENTARY_PANELS,
     Catalog,
-    ImageRequest,
-    broad_modality,
-    delivered_exams,
     fuzzy_match,
-    image_hit,
-    image_requests,
     lab_items,
     parse_lab_request,
-    parse_radiology,
-    record_image_recall,
     request_segment,
 )
 from medprobe.metrics.fullpath import CaseOutcome, complete_index, over_runs, run_scores, type_recall
