@@ -155,8 +155,11 @@ class Session:
             repeats=engine_repeats(self.plan, self.probe_set), seed=self.plan.build.seed,
         )
 
-    async def ask(self, requests: list[Request], backend: ModelBackend | None = None) -> list[Response]:
-        """Answer ``requests`` (with ``backend`` instead of the run's model, e.g. a judge)."""
+    async def ask(
+        self, requests: list[Request], backend: ModelBackend | None = None, progress: bool | None = None
+    ) -> list[Response]:
+        """Answer ``requests`` (with ``backend`` instead of the run's model, e.g. a judge); ``progress``
+        False hides the per-call bar when the caller shows its own."""
         got: dict[str, Response] = {}
 
         def sink(response: Response) -> None:
@@ -164,8 +167,12 @@ class Session:
             got[response.request_id] = response
 
         stats = await execute(
-            backend or self.backend, requests, sink, done=[r.id for r in requests if r.id in self.done], cache=self.cache,
-            progress=self.plan.progress,
+            backend or self.backend,
+            requests,
+            sink,
+            done=[r.id for r in requests if r.id in self.done],
+            cache=self.cache,
+            progress=self.plan.progress if progress is None else progress,
         )
         for name in ("total", "resumed", "from_cache", "sent", "errors", "prompt_tokens", "completion_tokens"):
             setattr(self.stats, name, getattr(self.stats, name) + getattr(stats, name))

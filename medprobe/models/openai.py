@@ -101,6 +101,7 @@ class OpenAIBackend:
         else:
             raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
         self.model_id = f"openai:{self.model}@{self.base_url}"
+        self._checked = False
         key_env = options.get("key_env", "OPENAI_API_KEY")
         self.api_key = os.environ.get(key_env)
         self.max_concurrency = int(options.get("max_concurrency", 64))
@@ -119,7 +120,10 @@ class OpenAIBackend:
         return {"backend": "openai", "model": self.model, "base_url": self.base_url}
 
     async def check(self) -> None:
-        """One cheap GET: an unreachable server or a rejected key stops the run before it starts."""
+        """One cheap GET (once per backend): an unreachable server or a rejected key stops the run
+        before it starts."""
+        if self._checked:
+            return
         try:
             response = await self.client.get("/models", timeout=10.0)
         except httpx.HTTPError as exc:
@@ -133,6 +137,7 @@ class OpenAIBackend:
                 f"the endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
                 hint="set OPENAI_API_KEY, or name another variable with -O key_env=NAME",
             )
+        self._checked = True
 
     def _body(self, request: Request) -> tuple[str, dict[str, Any]]:
         params = request.params

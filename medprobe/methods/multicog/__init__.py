@@ -120,7 +120,11 @@ class MultiCogMethod:
         if session.plan.prompt_style != "chat":
             raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
         episodes = [high.episode_of(p, session.plan.build.seed) for p in dialogue]
-        await high.step_all(episodes, session.ask)
+
+        async def ask_quietly(requests: list[Any]) -> list[Response]:
+            return await session.ask(requests, progress=False)
+
+        await high.step_all(episodes, ask_quietly, concurrency=session.backend.max_concurrency, progress=session.plan.progress)
         judge = probe_set.info.get("judge")
         if judge:
             await self._judge(judge, dialogue, episodes, session)

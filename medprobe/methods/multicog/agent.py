@@ -15,9 +15,10 @@ The protocol, as in the reference code:
 * when the chat no longer fits the context, the first turn is shortened, later turns are
   replaced by the model's own summary (and an episode whose summary fails is stopped).
 Deviation (documented): the reference stops every open case together when *no* case of the
-batch finished for several turns; here each episode stops on its own — after ``max_turns``
-model turns, or after 4 invalid replies in a row once past turn 10 — so a case's result never
-depends on which other cases share its batch.
+batch finished for several turns (after turn 10); here each episode stops on its own — after
+``max_turns`` model turns, or after 5 invalid replies in a row (each was rolled back, so the model
+saw the same request five times) — so a case's result never depends on which other cases share
+its batch.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from medprobe.records import AnswerFormat, GenerationParams, Message, Request, R
 
 ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")
 MAX_TURNS = 30
+MAX_INVALID_IN_A_ROW = 5
 CHARS_PER_TOKEN = 3.5  # conservative for English clinical text; used only to foresee overflow
 
 
@@ -112,8 +114,8 @@ class Episode:
         if self.status == "open":
             if self.turn >= self.max_turns:
                 self._stop("failed", f"early stop: no diagnosis after {self.max_turns} turns")
-            elif self.turn > 10 and self.wrong_streak >= 4:
-                self._stop("failed", "early stop: 4 invalid replies in a row")
+            elif self.wrong_streak >= MAX_INVALID_IN_A_ROW:
+                self._stop("failed", f"early stop: {MAX_INVALID_IN_A_ROW} invalid replies in a row")
             elif self.awaiting == "action" and estimate_tokens(self.messages) > self.context_tokens - self.params.max_tokens:
                 self.awaiting = "summary"
 

@@ -10,9 +10,20 @@ then mean ± SE over runs.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from medprobe.methods.multicog.agent import MAX_TURNS, Episode
 from medprobe.methods.multicog.cases import EXAM_TYPES, Case, load_cases
@@ -87,12 +98,31 @@ def episode_of(probe: Probe, seed: int) -> Episode:
     )
 
 
-async def step_all(episodes: list[Episode], ask: Callable[[list[Request]], Awaitable[list[Response]]]) -> None:
-    """Advance every open episode one turn per batch until all have ended."""
-    while open_ := [e for e in episodes if e.status == "open"]:
-        responses = await ask([e.request() for e in open_])
-        for episode, response in zip(open_, responses, strict=True):
-            episode.feed(response)
+async def step_all(
+    episodes: list[Episode], ask: Callable[[list[Request]], Awaitable[list[Response]]], *, concurrency: int, progress: bool
+) -> None:
+    """Run every episode to its end, up to ``concurrency`` at a time.
+
+    Each episode is stepped turn after turn on its own: with an in-process model (concurrency 1)
+    consecutive requests then extend the same chat, so llama.cpp's prefix cache covers all but the
+    newest turn; with a server, ``concurrency`` dialogues are in flight at once.
+    """
+    semaphore = asyncio.Semaphore(max(1, concurrency))
+    bar = Progress(
+        TextColumn("[bold]dialogues"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+        TimeRemainingColumn(), console=Console(stderr=True), disable=not progress,
+    )
+    task = bar.add_task("dialogues", total=len(episodes))
+
+    async def one(episode: Episode) -> None:
+        async with semaphore:
+            while episode.status == "open":
+                (response,) = await ask([episode.request()])
+                episode.feed(response)
+        bar.advance(task)
+
+    with bar:
+        await asyncio.gather(*(one(e) for e in episodes))
 
 
 def judge_request(probe: Probe, predicted: str) -> Request:
