@@ -237,6 +237,7 @@ def rescore(
     out: Path,
     reference_compatible: bool,
     seed: int | None = None,
+    scoring_options: dict[str, str] | None = None,
     command: list[str] | None = None,
 ) -> Outcome:
     """Score existing responses: a medprobe run directory (``--format medprobe``) or another
@@ -257,6 +258,8 @@ def rescore(
     else:
         known = ", ".join(("medprobe", *method.raw_formats))
         raise MedprobeError(f"unknown response format '{fmt}' for {method_name}", field="--format", hint=f"formats: {known}")
+    if scoring_options:
+        probe_set.info = {**probe_set.info, "scoring_options": {**probe_set.info.get("scoring_options", {}), **scoring_options}}
     plan = RunPlan(
         method=method_name, build=build, out=out, reference_compatible=reference_compatible, repeats=repeats,
         command=command or list(sys.argv),
@@ -291,6 +294,7 @@ def finish(
         setting=config.setting,
         samples=config.samples,
         repeats=config.repeats,
+        options=dict(config.build_info.get("scoring_options", {})),
     )
     result = method.score(probes, responses, options)
     errors = [r for r in responses if r.error is not None]
@@ -323,7 +327,10 @@ def finish(
     }
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
-    for name, records in result.extra_files.items():
-        write_records(rundir.path / name, records)
+    for name, content in result.extra_files.items():
+        if isinstance(content, str):
+            (rundir.path / name).write_text(content, encoding="utf-8")
+        else:
+            write_records(rundir.path / name, content)
     rundir.write_results(result.items, summary, render_report(summary, config, method.report(summary)))
     return summary

@@ -59,6 +59,8 @@ class ScoreOptions:
     setting: str | None = None
     samples: int = 1
     repeats: int = 1
+    #: method scoring options (e.g. embedding model, thresholds), from config.json or ``score -X``
+    options: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -66,8 +68,9 @@ class ScoreResult:
     items: list[ItemScore]
     metrics: dict[str, Any]
     notes: list[str] = field(default_factory=list)
-    #: further JSONL files for the run directory, e.g. dialogue transcripts
-    extra_files: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: further files for the run directory: records become JSONL (e.g. dialogue transcripts),
+    #: strings are written as they are (e.g. SVG charts)
+    extra_files: dict[str, list[dict[str, Any]] | str] = field(default_factory=dict)
 
 
 class Method(Protocol):

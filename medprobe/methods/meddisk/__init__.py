@@ -1,0 +1,122 @@
+"""MedDisKEval (paper 000): how much of a disease knowledge base a model can recall.
+
+For every (disease, aspect) of a knowledge base (``builtin:en``, ``builtin:zh`` or a KB file) the
+model is asked to recall the aspect; the answer is post-processed, compared with the KB by
+BLEU-1, ROUGE-1 and embedding cosine (exact match for the severity level), graded into
+Completely Wrong / Partially Correct / Basically Correct, and summarized as tier distributions,
+a total score (0·CW + 5·PC + 10·BC) and a level. ``--setting instruct`` (default, chat models)
+or ``base`` (completion-style prompts for pretrained-only models); ``--limit N`` samples diseases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from medprobe.aspects import ASPECTS
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
+from medprobe.methods.meddisk.instructions import template_hash
+from medprobe.methods.meddisk.score import SCORING_OPTIONS
+from medprobe.methods.meddisk.score import score as score_responses
+from medprobe.metrics.grading import METRICS, format_total
+from medprobe.records import Probe, Response
+from medprobe.report.markdown import md_table, pct
+from medprobe.report.svg import tier_bars, value_bars
+
+METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
+
+
+class MedDisKMethod:
+    name = "meddisk"
+    title = "MedDisKEval"
+    default_data = "builtin:en"
+    settings = SETTINGS
+    raw_formats: tuple[str, ...] = ()
+
+    def build(self, options: BuildOptions) -> ProbeSet:
+        from medprobe.sources.builtin import resolve_kb
+
+        setting = options.setting or "instruct"
+        if setting not in SETTINGS:
+            raise MedprobeError(f"unknown setting '{setting}'", field="--setting", hint="instruct (chat models) or base (completion)")
+        unknown = sorted(set(options.options) - set(SCORING_OPTIONS))
+        if unknown:
+            raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="meddisk options: " + ", ".join(SCORING_OPTIONS))
+        kb = resolve_kb(options.data or self.default_data)
+        probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting)
+        if not probes:
+            raise MedprobeError(f"no (disease, aspect) pairs to ask in {kb.name}")
+        info["templates"] = template_hash()
+        info["scoring_options"] = dict(options.options)
+        return ProbeSet(probes, INSTRUCT if setting == "instruct" else BASE, 1, setting, info)
+
+    def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+        result = score_responses(probes, responses, options)
+        m = result.metrics
+        result.extra_files["tiers.svg"] = tier_bars(
+            [(METRIC_NAMES[k], m["distribution"][k]) for k in METRICS] + [("average", m["mean_distribution"])],
+            "Tier distribution by metric",
+        )
+        aspects = [(a.en, m["per_aspect"][a.key]["total_score"]) for a in ASPECTS if a.key in m["per_aspect"]]
+        result.extra_files["aspects.svg"] = value_bars(aspects, "Total score by aspect (0-10)", 10.0)
+        return result
+
+    def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
+        raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
+
+    def table(self, summary: dict[str, Any]) -> Table:
+        m = summary["metrics"]
+        table = Table("metric", "Completely Wrong %", "Partially Correct %", "Basically Correct %",
+                      title=f"MedDisKEval · {summary['model']} · {m['responses']} answers")
+        for metric in METRICS:
+            d = m["distribution"][metric]
+            table.add_row(METRIC_NAMES[metric], pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
+        d = m["mean_distribution"]
+        table.add_row("[bold]average", pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
+        table.caption = (
+            f"total score {format_total(m['total_score'])} / 10 · level {m['level']} · answer pattern found "
+            f"{pct(m['postprocess']['pattern_found_rate'])}% · 'None' {pct(m['postprocess']['said_none_rate'])}% · "
+            f"embedder {m['scoring']['embedder']}, thresholds {m['scoring']['thresholds']}"
+        )
+        return table
+
+    def report(self, summary: dict[str, Any]) -> str:
+        m = summary["metrics"]
+        d = m["mean_distribution"]
+        rows = [[a.en, a.type, m["per_aspect"][a.key]["n"], *(f"{m['per_aspect'][a.key]['mean_score'][k]:.3f}" for k in METRICS),
+                 format_total(m["per_aspect"][a.key]["total_score"])] for a in ASPECTS if a.key in m["per_aspect"]]
+        post = m["postprocess"]
+        return "\n".join([
+            "## Tiers and total score (Table 4 shape)",
+            "",
+            md_table(["Model", "Completely Wrong", "Partially Correct", "Basically Correct", "Total Score", "Level"],
+                     [[summary["model"], pct(d["CW"]) + "%", pct(d["PC"]) + "%", pct(d["BC"]) + "%", format_total(m["total_score"]), m["level"]]]),
+            "",
+            "Distribution by metric (Figure 4 shape): ![tiers](tiers.svg)",
+            "",
+            md_table(["metric", "CW %", "PC %", "BC %"], [[METRIC_NAMES[k], *(pct(m["distribution"][k][t]) for t in ("CW", "PC", "BC"))] for k in METRICS]),
+            "",
+            "## By aspect (Figure 10 shape)",
+            "",
+            md_table(["aspect", "type", "answers", *(f"mean {METRIC_NAMES[k]}" for k in METRICS), "total score"], rows),
+            "",
+            "![aspects](aspects.svg)",
+            "",
+            "## Scoring",
+            "",
+            f"Embedding model: `{m['scoring']['embedder']}`; thresholds: {m['scoring']['thresholds']}; Chinese tokens: "
+            f"{m['scoring']['tokenizer']}; entity extractor: `{m['scoring']['extractor']}`. Levels are our reading of the paper's "
+            "Table 4 (total ≥ 3.5 → 1, ≥ 2.75 → 2, ≥ 2.0 → 3, else 4).",
+            "",
+            f"Post-processing: answer pattern found in {pct(post['pattern_found_rate'])}% of replies; 'None' answers "
+            f"{pct(post['said_none_rate'])}%; empty after post-processing {pct(post['empty_answer_rate'])}%; failed requests "
+            f"{post['failed_requests']} (all scored 0).",
+            "",
+        ])
+
+
+METHOD = MedDisKMethod()

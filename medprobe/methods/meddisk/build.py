@@ -1,0 +1,110 @@
+"""Retrieval probes: for each (disease, aspect) of a knowledge base, ask the model to recall the
+aspect (paper 000 §3.2.1, Appendix B).
+
+Two settings, as in the paper: ``instruct`` (chat models) — the aspect's instruction, five solved
+examples, then the question; ``base`` (pretrained-only models, completion style) — the five solved
+examples as answer sentences, then the open answer sentence for the disease, to be continued.
+The examples come from five other diseases of the same KB that have the aspect: the first five
+in one seeded order of the KB's diseases, so that the same few diseases serve as examples for
+many aspects. The same five serve every disease, so prompts of one aspect share their prefix and
+cached prefixes are reused, and the example diseases are never tested themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from medprobe.aspects import ASPECTS, AspectType
+from medprobe.methods.meddisk.instructions import EXAMPLES, SEPARATOR, answer_prefix, instruction, question
+from medprobe.records import AnswerFormat, GenerationParams, Probe
+from medprobe.sources.kb import AspectValue, Disease, KnowledgeBase
+
+SETTINGS = ("instruct", "base")
+N_DEMOS = 5
+DEMO_ENTITIES = 8
+DEMO_CHARS = 240
+INSTRUCT = GenerationParams(temperature=0.0, max_tokens=160, stop=["\n\n", "\nQuestion:", "\n问题："])
+BASE = GenerationParams(temperature=0.0, max_tokens=160, stop=["\n"])
+
+
+def reference_text(value: AspectValue) -> str:
+    """What the model's answer is compared with: entities joined by spaces (paper §3.2.2), or the text."""
+    if isinstance(value, list):
+        return " ".join(value)
+    if isinstance(value, float | int):
+        return f"{value:g}"
+    return value
+
+
+def demo_answer(value: AspectValue, language: str) -> str:
+    """A solved example's answer, kept short so five of them fit any context."""
+    if isinstance(value, list):
+        return SEPARATOR[language].join(value[:DEMO_ENTITIES])
+    if isinstance(value, float | int):
+        return f"{value:g}"
+    return value if len(value) <= DEMO_CHARS else value[:DEMO_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+def _demo_line(disease: Disease, aspect: str, language: str) -> str:
+    end = "" if language == "zh" else "."
+    return answer_prefix(aspect, disease.name, language) + demo_answer(disease.aspects[aspect], language) + end
+
+
+def prompt_for(disease: Disease, aspect: str, demos: list[Disease], setting: str, language: str) -> str:
+    lines = [_demo_line(d, aspect, language) for d in demos]
+    if setting == "base":
+        return "\n".join(lines) + "\n" + answer_prefix(aspect, disease.name, language).rstrip()
+    return (
+        instruction(aspect, disease.name, language) + "\n\n" + EXAMPLES[language] + "\n" + "\n".join(lines)
+        + "\n\n" + question(aspect, disease.name, language)
+    )
+
+
+def build_probes(kb: KnowledgeBase, *, limit: int | None, seed: int, setting: str) -> tuple[list[Probe], dict[str, Any]]:
+    """Probes for every aspect of ``limit`` diseases (a seeded sample; all when None)."""
+    language = kb.language
+    rng = random.Random(seed)
+    order = rng.sample(kb.diseases, len(kb.diseases))
+    pools = {aspect.key: [d for d in order if aspect.key in d.aspects][:N_DEMOS] for aspect in ASPECTS}
+    demo_ids = {d.id for pool in pools.values() for d in pool}
+    candidates = [d for d in kb.diseases if d.id not in demo_ids]
+    chosen = candidates if limit is None else sorted(rng.sample(candidates, min(limit, len(candidates))), key=lambda d: d.id)
+    probes: list[Probe] = []
+    skipped: Counter[str] = Counter()
+    for disease in chosen:
+        for aspect in ASPECTS:
+            if aspect.key not in disease.aspects:
+                continue
+            demos = pools[aspect.key]
+            if len(demos) < N_DEMOS:
+                skipped[f"{aspect.key}: fewer than {N_DEMOS + 1} diseases have it"] += 1
+                continue
+            value = disease.aspects[aspect.key]
+            probes.append(
+                Probe(
+                    id=f"meddisk/{disease.id}/{aspect.key}",
+                    method="meddisk",
+                    knowledge_point=f"{disease.id}/{aspect.key}",
+                    facet=aspect.key,
+                    variant=setting,
+                    language=language,  # type: ignore[arg-type]
+                    prompt=prompt_for(disease, aspect.key, demos, setting, language),
+                    gold={"reference": reference_text(value), "value": value},
+                    answer_format=AnswerFormat(kind="free_text", language=language),  # type: ignore[arg-type]
+                    meta={"disease_id": disease.id, "disease": disease.name, "type": str(aspect.type)},
+                )
+            )
+    info = {
+        "source": kb.name,
+        "language": language,
+        "setting": setting,
+        "diseases": len(chosen),
+        "demo_diseases": sorted(demo_ids),
+        "per_aspect": dict(Counter(p.facet for p in probes)),
+        "per_type": dict(Counter(p.meta["type"] for p in probes)),
+        "skipped": dict(skipped),
+        "numeric_aspects": sum(1 for p in probes if p.meta["type"] == AspectType.NUMERIC),
+    }
+    return probes, info

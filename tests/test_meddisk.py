@@ -1,0 +1,181 @@
+"""MedDisKEval: instructions, post-processing, probes, scoring through the pipeline, grading and
+comparison commands."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from medprobe.aspects import ASPECTS
+from medprobe.cli import app
+from medprobe.engine.pipeline import RunPlan, run
+from medprobe.errors import MedprobeError
+from medprobe.jsonl import write_records
+from medprobe.methods import BuildOptions
+from medprobe.methods.meddisk.alignment import read_sheet, write_sheet
+from medprobe.methods.meddisk.build import build_probes
+from medprobe.methods.meddisk.instructions import answer_prefix, instruction
+from medprobe.methods.meddisk.postprocess import answer_span, load_extractor, postprocess, rule_entities
+from medprobe.records import Probe, Response
+from medprobe.sources.kb import load_kb
+
+SYMPTOMS = ["fever", "cough", "rash", "headache", "nausea", "vomiting", "jaundice", "seizure", "dyspnea", "palpitations",
+            "syncope", "hematuria", "pruritus", "tremor", "hoarseness", "dysphagia", "tinnitus", "vertigo", "insomnia", "edema"]
+
+
+def write_kb(path: Path, language: str = "en", n: int = 12) -> Path:
+    records = []
+    for i in range(n):
+        name = f"test disease {i}" if language == "en" else f"测试病{i}号"
+        records.append({
+            "id": f"T:{i:02d}", "name": name, "language": language,
+            "aspects": {
+                "primary_symptoms": [SYMPTOMS[(i * 2 + k) % len(SYMPTOMS)] for k in range(3)] if language == "en" else ["发热", "咳嗽", f"症状{i}"],
+                "laboratory_examinations": f"complete blood count (white cells {10 + i} x10^9/L)" if language == "en" else f"血常规（白细胞{10 + i}）",
+                "severity_level": 1 + i % 4,
+            },
+        })
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+# --- instructions and post-processing ---------------------------------------------------------------
+
+
+def test_every_aspect_has_an_instruction_in_both_languages() -> None:
+    for aspect in ASPECTS:
+        en, zh = instruction(aspect.key, "gout", "en"), instruction(aspect.key, "痛风", "zh")
+        assert "gout" in en and "痛风" in zh
+        if aspect.type == "enumerated":
+            assert '"None"' in en and "“无”" in zh and "semicolons" in en
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected", "found"),
+    [
+        ("The primary symptoms of gout include: joint pain; swelling.\n\nQuestion: next", "joint pain; swelling.", True),
+        ("the primary symptoms of Gout are redness, heat", "redness, heat", True),
+        ("Joint pain and swelling", "Joint pain and swelling", False),
+    ],
+)
+def test_answer_span(reply: str, expected: str, found: bool) -> None:
+    assert answer_span(reply, "primary_symptoms", "gout", "en") == (expected, found)
+
+
+def test_answer_span_in_chinese() -> None:
+    assert answer_span("痛风的常见症状包括：关节痛；红肿", "primary_symptoms", "痛风", "zh") == ("关节痛；红肿", True)
+
+
+def test_rule_entities() -> None:
+    text = "1. Joint pain\n2. Swelling; redness, heat and tenderness etc.\n- fever (low grade)"
+    assert rule_entities(text, "en") == ["Joint pain", "Swelling", "redness", "heat", "tenderness", "fever (low grade"]
+    assert rule_entities("关节痛、红肿和发热等", "zh") == ["关节痛", "红肿", "发热"]
+    assert rule_entities("None", "en") == []
+
+
+def test_postprocess_by_type() -> None:
+    enumerated = postprocess("The primary symptoms of gout include: pain; swelling; pain", "primary_symptoms", "gout", "en")
+    assert enumerated.entities == ("pain", "swelling") and enumerated.text == "pain swelling"
+    assert postprocess("None.", "primary_symptoms", "gout", "en").said_none
+    assert postprocess("The severity level of gout include: level 3", "severity_level", "gout", "en").number == 3.0
+    assert postprocess("危重等级为二级", "severity_level", "痛风", "zh").number == 2.0
+    assert math.isnan(postprocess("I am not sure", "severity_level", "gout", "en").number)
+    text = "Complete blood count (raised white cells)"
+    assert postprocess(text, "laboratory_examinations", "gout", "en").text == text
+
+
+def test_pluggable_extractor() -> None:
+    assert load_extractor("json:loads") is json.loads
+    with pytest.raises(MedprobeError, match="cannot load the entity extractor"):
+        load_extractor("no_such_module:f")
+
+
+# --- probes ------------------------------------------------------------------------------------------
+
+
+def test_probes_ask_every_aspect_with_demos_from_other_diseases(tmp_path: Path) -> None:
+    kb = load_kb(write_kb(tmp_path / "kb.jsonl"))
+    probes, info = build_probes(kb, limit=None, seed=0, setting="instruct")
+    demo = set(info["demo_diseases"])
+    assert probes and not {p.meta["disease_id"] for p in probes} & demo
+    assert info["per_type"] == {"enumerated": len(probes) // 3, "declarative": len(probes) // 3, "numeric": len(probes) // 3}
+    first = probes[0]
+    assert first.prompt.count(answer_prefix(first.facet, "", "en").split(" of ")[0]) >= 5
+    assert first.prompt.endswith(f"Question: What are the {first.facet.replace('_', ' ')} of {first.meta['disease']}?") or first.facet != "primary_symptoms"
+    assert first.prompt.splitlines()[-1].startswith("Question: What are the")
+    again, _ = build_probes(kb, limit=None, seed=0, setting="instruct")
+    assert [p.prompt for p in again] == [p.prompt for p in probes]
+    base, _ = build_probes(kb, limit=3, seed=0, setting="base")
+    assert len({p.meta["disease_id"] for p in base}) == 3
+    assert all(p.prompt.endswith(answer_prefix(p.facet, p.meta["disease"], "en").rstrip()) for p in base)
+
+
+# --- scoring end to end ----------------------------------------------------------------------------
+
+
+def answers(probes: list[Probe], reply: Any) -> list[Response]:
+    return [Response(probe_id=p.id, text=reply(p)) for p in probes]
+
+
+def perfect(probe: Probe) -> str:
+    value = probe.gold["value"]
+    text = "; ".join(value) if isinstance(value, list) else str(value)
+    return answer_prefix(probe.facet, probe.meta["disease"], probe.language) + text
+
+
+def meddisk_run(tmp_path: Path, kb: Path, reply: Any, name: str) -> Path:
+    probes, _ = build_probes(load_kb(kb), limit=None, seed=0, setting="instruct")
+    path = tmp_path / f"{name}.jsonl"
+    write_records(path, answers(probes, reply))
+    plan = RunPlan(method="meddisk", build=BuildOptions(data=str(kb)), model=f"replay:{path}", out=tmp_path / "runs", progress=False)
+    return run(plan).path
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_perfect_and_empty_answers(tmp_path: Path, language: str) -> None:
+    kb = write_kb(tmp_path / "kb.jsonl", language)
+    good = json.loads((meddisk_run(tmp_path, kb, perfect, "good") / "summary.json").read_text())["metrics"]
+    assert good["mean_distribution"] == pytest.approx({"CW": 0.0, "PC": 0.0, "BC": 1.0})
+    assert good["total_score"] == pytest.approx(10.0) and good["level"] == 1
+    assert good["postprocess"]["pattern_found_rate"] == 1.0
+    none = json.loads((meddisk_run(tmp_path, kb, lambda p: "无" if language == "zh" else "None", "none") / "summary.json").read_text())["metrics"]
+    assert none["mean_distribution"]["CW"] == 1.0 and none["total_score"] == 0.0 and none["level"] == 4
+    assert none["postprocess"]["said_none_rate"] == 1.0 and none["postprocess"]["empty_answer_rate"] == 1.0
+
+
+def test_run_dir_has_charts_and_item_details(tmp_path: Path) -> None:
+    path = meddisk_run(tmp_path, write_kb(tmp_path / "kb.jsonl"), perfect, "good")
+    assert (path / "tiers.svg").read_text().startswith("<svg") and (path / "aspects.svg").exists()
+    item = json.loads((path / "scores.jsonl").read_text().splitlines()[0])
+    assert set(item["meta"]["scores"]) == {"bleu1", "rouge1", "cosine"} and set(item["meta"]["tiers"]) == {"bleu1", "rouge1", "cosine"}
+    assert "Level" in (path / "report.md").read_text()
+
+
+# --- grading and comparison commands ------------------------------------------------------------------
+
+
+def test_grade_sample_fit_validate_and_compare(tmp_path: Path) -> None:
+    kb = write_kb(tmp_path / "kb.jsonl", n=30)
+    good = meddisk_run(tmp_path, kb, perfect, "good")
+    half = meddisk_run(tmp_path, kb, lambda p: ";".join(perfect(p).split(";")[: 1 + int(p.meta["disease_id"][-1]) % 2]), "half")
+    cli = CliRunner()
+    sheet = tmp_path / "sheet.csv"
+    result = cli.invoke(app, ["grade", "sample", str(good), str(half), "-o", str(sheet), "--per-interval", "5"])
+    assert result.exit_code == 0, result.output
+    rows = read_sheet(sheet)
+    assert rows and all(not r.get("label") for r in rows)
+    write_sheet([{**r, "label": "BC" if r["score"] >= 0.5 else "CW"} for r in rows], sheet)
+    fitted = tmp_path / "t.json"
+    result = cli.invoke(app, ["grade", "fit", str(sheet), "-o", str(fitted)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(fitted.read_text())["thresholds"]
+    result = cli.invoke(app, ["grade", "validate", str(sheet), "--thresholds", str(fitted)])
+    assert result.exit_code == 0, result.output
+    result = cli.invoke(app, ["compare", str(good), str(half), "--metric", "rouge1"])
+    assert result.exit_code == 0, result.output
+    assert "*" in result.stdout, "the perfect run scores significantly higher on some aspect"
