@@ -204,6 +204,25 @@ def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> 
 
 
 @app.command()
+@user_errors
+def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run directories of one method")]) -> None:
+    """Rank finished runs of one method (its paper's headline table: e.g. Table 4 for meddisk)."""
+    from medprobe.jsonl import read_json
+
+    summaries = [read_json(run / "summary.json") for run in runs]
+    methods = {s["method"] for s in summaries}
+    if len(methods) != 1:
+        raise MedprobeError(f"runs of several methods: {', '.join(sorted(methods))}", hint="rank runs of one method at a time")
+    method = get_method(methods.pop())
+    rows = sorted(((s, method.headline(s)) for s in summaries), key=lambda pair: pair[1]["_sort"], reverse=True)
+    columns = [c for c in rows[0][1] if not c.startswith("_")]
+    table = Table("model", "data", *columns, title=f"{method.title} leaderboard")
+    for summary, row in rows:
+        table.add_row(escape(str(summary["model"])), escape(str(summary["data"])), *(row.get(c, "–") for c in columns))
+    out_console.print(table)
+
+
+@app.command()
 def models() -> None:
     """List model backends and methods."""
     from medprobe.models import BACKENDS

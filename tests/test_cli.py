@@ -193,3 +193,17 @@ def test_the_default_job_runs_both_methods_on_builtin_material(tmp_path: Path) -
     multicog = json.loads((runs[-1] / "summary.json").read_text())
     assert set(multicog["metrics"]["levels"]) == {"low", "mid", "high"}
     assert multicog["metrics"]["high"]["episodes"] == 1
+
+
+def test_leaderboard_ranks_runs_of_one_method(tmp_path: Path, release: Path) -> None:
+    kb = write_tiny_kb(tmp_path / "kb.jsonl")
+    for seed in ("0", "1"):
+        assert invoke("run", "multifacet", "--model", "random", "--data", kb, "--seed", seed, "--out", tmp_path / "runs", "-q").exit_code == 0
+    runs = sorted((tmp_path / "runs").iterdir())
+    result = invoke("leaderboard", *runs)
+    assert result.exit_code == 0, result.output
+    assert "MultifacetEval leaderboard" in result.stdout and result.stdout.count("random") == 2
+    other = invoke("run", "multifacet", "--model", "random", "--data", release, "--out", tmp_path / "other", "-q")
+    assert other.exit_code == 0
+    mixed = invoke("leaderboard", runs[0], last_line(other))
+    assert mixed.exit_code == 0, "runs of one method on different data may be ranked together"

@@ -61,6 +61,7 @@ def test_every_aspect_has_an_instruction_in_both_languages() -> None:
         ("The primary symptoms of gout include: joint pain; swelling.\n\nQuestion: next", "joint pain; swelling.", True),
         ("the primary symptoms of Gout are redness, heat", "redness, heat", True),
         ("Joint pain and swelling", "Joint pain and swelling", False),
+        ("The primary symptoms of some other disease include: rash", "rash", False),
     ],
 )
 def test_answer_span(reply: str, expected: str, found: bool) -> None:

@@ -88,6 +88,10 @@ class Method(Protocol):
         """The terminal summary table."""
         ...
 
+    def headline(self, summary: dict[str, Any]) -> dict[str, str]:
+        """One row per run for ``medprobe leaderboard`` (column -> text; "_sort" orders rows)."""
+        ...
+
     def report(self, summary: dict[str, Any]) -> str:
         """The method's section of report.md (Markdown tables in the paper's shapes)."""
         ...

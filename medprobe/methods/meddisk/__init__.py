@@ -68,6 +68,13 @@ class MedDisKMethod:
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
 
+    def headline(self, summary: dict[str, Any]) -> dict[str, str]:
+        """One leaderboard row (paper Table 4)."""
+        m = summary["metrics"]
+        d = m["mean_distribution"]
+        return {"CW %": pct(d["CW"]), "PC %": pct(d["PC"]), "BC %": pct(d["BC"]), "total score": format_total(m["total_score"]),
+                "level": str(m["level"]), "_sort": f"{m['total_score']:012.6f}"}
+
     def table(self, summary: dict[str, Any]) -> Table:
         m = summary["metrics"]
         table = Table("metric", "Completely Wrong %", "Partially Correct %", "Basically Correct %",
@@ -76,7 +83,7 @@ class MedDisKMethod:
             d = m["distribution"][metric]
             table.add_row(METRIC_NAMES[metric], pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
         d = m["mean_distribution"]
-        table.add_row("[bold]average", pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
+        table.add_row(f"[bold]average ({', '.join(METRIC_NAMES[k] for k in m['graded_metrics'])})", pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
         table.caption = (
             f"total score {format_total(m['total_score'])} / 10 · level {m['level']} · answer pattern found "
             f"{pct(m['postprocess']['pattern_found_rate'])}% · 'None' {pct(m['postprocess']['said_none_rate'])}% · "
@@ -96,6 +103,7 @@ class MedDisKMethod:
             md_table(["Model", "Completely Wrong", "Partially Correct", "Basically Correct", "Total Score", "Level"],
                      [[summary["model"], pct(d["CW"]) + "%", pct(d["PC"]) + "%", pct(d["BC"]) + "%", format_total(m["total_score"]), m["level"]]]),
             "",
+            f"The total averages the tier distributions of {', '.join(METRIC_NAMES[k] for k in m['graded_metrics'])}. "
             "Distribution by metric (Figure 4 shape): ![tiers](tiers.svg)",
             "",
             md_table(["metric", "CW %", "PC %", "BC %"], [[METRIC_NAMES[k], *(pct(m["distribution"][k][t]) for t in ("CW", "PC", "BC"))] for k in METRICS]),

@@ -3,7 +3,9 @@ Appendix D and E).
 
 1. The answer span: the text after the answer pattern the examples showed ("The <aspect> of
    <disease> include:" / "<disease>的<aspect>包括："); a reply without the pattern is kept whole,
-   as in the paper. The span ends at a blank line or where the model starts another question.
+   as in the paper. A reply that uses the pattern with another disease's name (small models
+   copy an example) loses that prefix too, so its words are not scored; only the right
+   disease counts as "pattern found". The span ends at a blank line or at another question.
 2. By aspect type: enumerated -> a list of entities (the extractor below; pluggable with
    ``-X extractor=module:function``), numeric -> the first number (NaN when there is none),
    declarative -> the span unchanged. "None" / 无 (the instructed answer for unknown) -> empty.
@@ -48,8 +50,10 @@ class Extracted:
     said_none: bool = False
 
 
-def _pattern(aspect_name: str, disease: str, language: str) -> re.Pattern[str]:
-    d, a = re.escape(disease), re.escape(aspect_name)
+def _pattern(aspect_name: str, disease: str | None, language: str) -> re.Pattern[str]:
+    """The answer sentence's opening for ``disease`` (None: for any disease on one line)."""
+    d = re.escape(disease) if disease is not None else (r"[^\n：:]{1,80}?" if language == "zh" else r"[^\n:]{1,120}?")
+    a = re.escape(aspect_name)
     if language == "zh":
         return re.compile(rf"{d}\s*的\s*{a}\s*(?:为|包括|是|有)\s*[:：]?\s*", re.DOTALL)
     return re.compile(rf"(?:the\s+)?{a}\s+of\s+{d}\s+(?:include|includes|are|is|consist of)\s*:?\s*", re.IGNORECASE | re.DOTALL)
@@ -57,8 +61,10 @@ def _pattern(aspect_name: str, disease: str, language: str) -> re.Pattern[str]:
 
 def answer_span(reply: str, aspect: str, disease: str, language: str) -> tuple[str, bool]:
     """The answer part of a reply, and whether the answer pattern was found."""
-    match = _pattern(get_aspect(aspect).name(language), disease, language).search(reply)
-    span = reply[match.end():] if match else reply
+    name = get_aspect(aspect).name(language)
+    match = _pattern(name, disease, language).search(reply)
+    other = None if match else _pattern(name, None, language).search(reply)
+    span = reply[(match or other).end():] if (match or other) else reply
     stop = _STOP.search(span)
     return (span[: stop.start()] if stop else span).strip(), match is not None
 

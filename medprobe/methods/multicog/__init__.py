@@ -172,6 +172,13 @@ class MultiCogMethod:
         probes, responses, info = import_raw(path, options.name, options.repeats)
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
 
+    def headline(self, summary: dict[str, Any]) -> dict[str, str]:
+        """One leaderboard row (paper Table 2): normalized accuracy per level."""
+        levels = summary["metrics"].get("levels", {})
+        row = {level.capitalize(): _pm(r["normalized"], r["se"]) for level, r in levels.items()}
+        key = sum(r["normalized"] or 0 for r in levels.values())
+        return {**row, "_sort": f"{key + 10:012.6f}"}
+
     def table(self, summary: dict[str, Any]) -> Table:
         m = summary["metrics"]
         table = Table("level / task", "dataset", "accuracy %", "normalized %", "parse failures %", "questions",

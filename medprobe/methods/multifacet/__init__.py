@@ -83,6 +83,13 @@ class MultifacetMethod:
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         return raw.import_raw(path, options)
 
+    def headline(self, summary: dict[str, Any]) -> dict[str, str]:
+        """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""
+        m = summary["metrics"]
+        row = {SHORT[f]: pct(r["accuracy"]) for f, r in m["facets"].items()}
+        curve = m["mastery"]["without_negation"]
+        return {**row, "Average": pct(m["average"]), "p(M)": pct(curve[-1] if curve else None), "_sort": f"{m['average'] or 0:012.6f}"}
+
     def table(self, summary: dict[str, Any]) -> Table:
         m = summary["metrics"]
         table = Table(
