@@ -35,10 +35,11 @@ class AnswerFormat(Record):
       true_false     a true/false verdict
       verdict_letter a correct/incorrect verdict on ``given`` plus the right letter (revision)
       yes_no         a yes/no judgement (e.g. "is the right answer among the options?")
+      verdict        a correct/incorrect verdict about a claim, given first (SDAK fact-checking)
       free_text      anything (e.g. a turn of a diagnostic dialogue); no random answer exists
     """
 
-    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "free_text"]
+    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "verdict", "free_text"]
     options: list[str] = Field(default_factory=list)
     option_texts: dict[str, str] = Field(default_factory=dict)
     given: str | None = None
@@ -50,6 +51,8 @@ class GenerationParams(Record):
 
     temperature: float = 0.0
     top_p: float = 1.0
+    #: keep only the k most likely tokens; None = no top-k filter (OpenAI semantics)
+    top_k: int | None = None
     max_tokens: int = 64
     stop: list[str] = Field(default_factory=list)
     repetition_penalty: float | None = None

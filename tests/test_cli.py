@@ -122,10 +122,10 @@ def test_unknown_method_lists_the_methods(tmp_path: Path) -> None:
     result = invoke("run", "nosuchmethod", "--model", "random", "--out", tmp_path / "runs")
     assert result.exit_code == 2
     err = flat(result.stderr)
-    assert "unknown method 'nosuchmethod'" in err and "available: meddisk, multicog, multifacet" in err
+    assert "unknown method 'nosuchmethod'" in err and "available: meddisk, multicog, multifacet, sdak" in err
     assert not (tmp_path / "runs").exists()
     result = invoke("build", "nosuchmethod", "-o", tmp_path / "p.jsonl")
-    assert result.exit_code == 2 and "available: meddisk, multicog, multifacet" in flat(result.stderr)
+    assert result.exit_code == 2 and "available: meddisk, multicog, multifacet, sdak" in flat(result.stderr)
 
 
 def test_bad_prompt_style_exits_2(release: Path, tmp_path: Path) -> None:

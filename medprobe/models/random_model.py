@@ -16,8 +16,8 @@ from medprobe.errors import MedprobeError
 from medprobe.records import AnswerFormat, Request, Response
 
 _WORDS = {
-    "en": {"true": "true", "false": "false", "yes": "yes", "no": "no", "correct": "correct", "incorrect": "incorrect, the correct answer is {}"},
-    "zh": {"true": "正确", "false": "错误", "yes": "是", "no": "否", "correct": "正确", "incorrect": "错误，正确答案是{}"},
+    "en": {"true": "true", "false": "false", "yes": "yes", "no": "no", "correct": "correct", "incorrect": "incorrect, the correct answer is {}", "refute": "incorrect"},
+    "zh": {"true": "正确", "false": "错误", "yes": "是", "no": "否", "correct": "正确", "incorrect": "错误，正确答案是{}", "refute": "错误"},
 }
 
 
@@ -29,6 +29,8 @@ def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
         return words["true"] if rng.random() < 0.5 else words["false"]
     if fmt.kind == "yes_no":
         return words["yes"] if rng.random() < 0.5 else words["no"]
+    if fmt.kind == "verdict":  # a claim supported or refuted with probability 1/2 each
+        return words["correct"] if rng.random() < 0.5 else words["refute"]
     if not letters:
         raise MedprobeError(f"the random model needs the option letters of a {fmt.kind} probe")
     if fmt.kind == "option_letter":

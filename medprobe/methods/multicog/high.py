@@ -15,16 +15,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
+from medprobe.engine.runner import ProgressBar
 from medprobe.methods.multicog.agent import MAX_TURNS, Episode
 from medprobe.methods.multicog.cases import EXAM_TYPES, Case, load_cases
 from medprobe.methods.multicog.diagnosis import extract_diagnosis, match_diagnosis
@@ -108,18 +99,14 @@ async def step_all(
     newest turn; with a server, ``concurrency`` dialogues are in flight at once.
     """
     semaphore = asyncio.Semaphore(max(1, concurrency))
-    bar = Progress(
-        TextColumn("[bold]dialogues"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-        TimeRemainingColumn(), console=Console(stderr=True), disable=not progress,
-    )
-    task = bar.add_task("dialogues", total=len(episodes))
+    bar = ProgressBar(len(episodes), progress, "dialogues", unit="dialogue")
 
     async def one(episode: Episode) -> None:
         async with semaphore:
             while episode.status == "open":
                 (response,) = await ask([episode.request()])
                 episode.feed(response)
-        bar.advance(task)
+        bar.advance(sum(e.status == "failed" and e.reason.startswith("model error") for e in episodes))
 
     with bar:
         await asyncio.gather(*(one(e) for e in episodes))
