@@ -110,7 +110,7 @@ def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model:
         model=model,
         model_identity=identity,
         model_options=plan.model_options,
-        data=plan.build.data,
+        data=plan.build.data or get_method(plan.method).default_data,
         limit=plan.build.limit,
         seed=plan.build.seed,
         setting=probe_set.setting,

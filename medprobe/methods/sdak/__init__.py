@@ -1,0 +1,145 @@
+"""SDAK (paper 004): self-diagnostic atomic knowledge, checked as factual/counterfactual claims.
+
+Every atomic knowledge item is a pair of claims — "People with X may have Y" and its negation —
+and the model is asked of each whether it is correct, verdict first, then a reason. It holds the
+item only if it supports the fact and refutes the counterfactual (FactAcc); the instruction-
+following rate (IFR) counts items whose two replies both begin with a verdict; missed items are
+sorted into not-follow / sycophancy / safety / misinterpretation; AccR is a manual check of a
+100-item sample. Sources (``--data``): the SDAK release (JSONL file or folder), or any knowledge
+base (``builtin:zh`` by default, ``builtin:en``, a KB file), from which claim pairs are built per
+atomic type. ``--setting zero-shot|few-shot`` (3 demos from a held-apart validation split, drawn
+anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
+Decoding follows the paper's Appendix E: temperature 0.3, top-k 5, top-p 0.85, repetition
+penalty 1.05 (max 128 new tokens: the verdict and a short reason).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.sdak.build import DEFAULT_RUNS, SETTINGS, build_probes
+from medprobe.methods.sdak.prompts import STOP
+from medprobe.methods.sdak.score import RADAR_FILE
+from medprobe.methods.sdak.score import score as score_responses
+from medprobe.metrics.sdak import ERROR_TYPES
+from medprobe.records import GenerationParams, Probe, Response
+from medprobe.report.markdown import md_table, pct
+
+SAMPLING = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05, max_tokens=128, stop=STOP)
+ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation"}
+
+
+def _pm(spread: dict[str, Any]) -> str:
+    """A mean ± sd (percent) cell; the mean alone for a single run."""
+    sd = spread.get("sd")
+    return pct(spread["mean"]) + (f" ± {pct(sd, 2)}" if sd is not None else "")
+
+
+class SdakMethod:
+    name = "sdak"
+    title = "SDAK"
+    default_data = "builtin:zh"
+    settings = SETTINGS
+    raw_formats: tuple[str, ...] = ()
+
+    def build(self, options: BuildOptions) -> ProbeSet:
+        if options.options:
+            raise MedprobeError(f"unknown option(s) {', '.join(sorted(options.options))}", field="-X", hint="sdak takes no -X options")
+        setting = options.setting or "zero-shot"
+        probes, info = build_probes(
+            options.data or self.default_data, setting=setting, runs=options.repeats or DEFAULT_RUNS, seed=options.seed, limit=options.limit,
+        )
+        return ProbeSet(probes, SAMPLING, 1, setting, info, own_repeats=True)
+
+    async def interact(self, probe_set: ProbeSet, session: Any) -> None:
+        """Ask every probe once, each run with its own sampling seed: zero-shot runs have the
+        same prompts, and with one seed they would be one run three times (and one cache entry)."""
+        from medprobe.engine.pipeline import sample_seed
+
+        seed = session.plan.build.seed
+        run_of = {p.id: int(p.meta["run"]) for p in probe_set.probes}
+        requests = [
+            r if r.seed is None else r.model_copy(update={"seed": sample_seed(seed, run_of[r.probe_id])})
+            for r in session.requests_for(probe_set.probes)
+        ]
+        await session.ask(requests)
+
+    def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
+        return score_responses(probes, responses, options)
+
+    def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
+        raise MedprobeError(
+            "SDAK has no result format of another tool to import",
+            field="--format",
+            hint="score a medprobe run directory (--format medprobe), or answer exported probes (medprobe build sdak) "
+            "and run them with --model replay:ANSWERS.jsonl",
+        )
+
+    def headline(self, summary: dict[str, Any]) -> dict[str, str]:
+        """One leaderboard row (paper Table 4): setting, IFR and FactAcc as mean ± sd."""
+        m = summary["metrics"]
+        return {"Setting": str(m.get("setting")), "IFR": _pm(m["ifr"]), "FactAcc": _pm(m["fact_acc"]), "_sort": f"{m['fact_acc']['mean'] or 0:012.6f}"}
+
+    def table(self, summary: dict[str, Any]) -> Table:
+        m = summary["metrics"]
+        table = Table(
+            "atomic type", "items", "FactAcc %", "IFR %",
+            title=f"SDAK · {summary['model']} · {m['items']} items × {m['runs']} runs · {m.get('setting')} · {summary['mode']}",
+        )
+        for row in m["per_type"].values():
+            table.add_row(row["label"], str(row["items"]), pct(row["fact_acc"]), pct(row["ifr"]))
+        table.add_row("[bold]all", str(m["items"]), f"[bold]{_pm(m['fact_acc'])}", _pm(m["ifr"]))
+        errors = m["errors"]
+        shares = ", ".join(f"{ERROR_NAMES[k]} {errors['counts'][k]}" for k in ERROR_TYPES)
+        table.caption = (
+            f"mean ± sd over runs; random FactAcc {pct(m['random_fact_acc'])} %; missed items: {shares}; "
+            f"AccR sheet: {m['accr']['file']} ({m['accr']['items']} items)"
+        )
+        return table
+
+    def report(self, summary: dict[str, Any]) -> str:
+        m = summary["metrics"]
+        errors = m["errors"]
+        parts = [
+            f"## IFR, FactAcc and AccR (%), mean ± sd over {m['runs']} run(s), {m['items']} items (Table 4 shape)",
+            "",
+            md_table(
+                ["Model", "Setting", "IFR", "FactAcc", "AccR"],
+                [
+                    ["Random", "–", pct(1.0), pct(m["random_fact_acc"]), "–"],
+                    [summary["model"], m.get("setting") or "–", _pm(m["ifr"]), _pm(m["fact_acc"]), f"manual: `{m['accr']['file']}`"],
+                ],
+            ),
+            "",
+            "An item counts for FactAcc when the factual claim is called correct *and* the counterfactual incorrect; "
+            "for IFR when both replies begin with a verdict. "
+            f"Replies without a leading verdict: {pct(m['no_verdict_rate'])} %. "
+            f"AccR: review the {m['accr']['items']} items of `{m['accr']['file']}` (does each reason support its verdict?).",
+            "",
+            f"## FactAcc per atomic type (%), mean over runs (Fig. 4; chart: `{RADAR_FILE}`)",
+            "",
+            md_table(
+                ["atomic type", "items", "FactAcc", "IFR"],
+                [[r["label"], r["items"], pct(r["fact_acc"]) + (f" ± {pct(r['fact_acc_sd'], 2)}" if r["fact_acc_sd"] is not None else ""), pct(r["ifr"])]
+                 for r in m["per_type"].values()],
+            ),
+            "",
+            f"## Error types of the {errors['missed']} missed item-runs (Table 5 shape; % of missed)",
+            "",
+            md_table(
+                [ERROR_NAMES[k] for k in ERROR_TYPES],
+                [[f"{errors['counts'][k]} ({pct(errors['shares'][k])})" for k in ERROR_TYPES]],
+            ),
+            "",
+            "Assigned from the verdicts alone: NotFollow = a reply without a leading verdict; Sycophancy = both claims "
+            "supported; Safety = both refuted; Misinterpretation = the fact refuted and the counterfactual supported.",
+        ]
+        return "\n".join(parts) + "\n"
+
+
+METHOD = SdakMethod()

