@@ -50,6 +50,17 @@ def iter_json_lines(path: str | Path, *, tolerate_torn_tail: bool = False) -> It
             raise MedprobeError(f"malformed JSON ({exc.msg} at column {exc.colno})", file=path, line=index) from None
 
 
+def first_record(path: str | Path) -> Any:
+    """The decoded first non-blank line of a JSON-lines file, or None when it is not JSON (used
+    to recognise what kind of file a user passed)."""
+    with Path(path).open(encoding="utf-8") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    try:
+        return json.loads(first)
+    except json.JSONDecodeError:
+        return None
+
+
 def read_records(path: str | Path, model: type[T], *, tolerate_torn_tail: bool = False) -> list[T]:
     """Read a JSONL file of ``model`` records, failing on the first bad line with its location."""
     records = []

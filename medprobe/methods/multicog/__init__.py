@@ -17,13 +17,13 @@ dialogue unless given; ``-X cases=N`` and ``-X runs=N`` size the dialogue sample
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
 from medprobe.errors import MedprobeError
+from medprobe.jsonl import first_record
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog import high
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
@@ -52,12 +52,7 @@ def is_case_source(spec: str) -> bool:
     path = Path(spec)
     if not path.is_file() or path.suffix != ".jsonl":
         return False
-    with path.open(encoding="utf-8") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    try:
-        record = json.loads(first)
-    except json.JSONDecodeError:
-        return False
+    record = first_record(path)
     return isinstance(record, dict) and ("OSCE_Examination" in record or {"history", "exams", "diagnosis"} <= set(record))
 
 

@@ -17,14 +17,13 @@ the import with the file, line and field.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from medprobe.errors import MedprobeError
-from medprobe.jsonl import iter_json_lines
+from medprobe.jsonl import first_record, iter_json_lines
 from medprobe.methods.sdak.claims import AtomicType, ClaimPair, find_type, release_names
 
 PROMPT_FIELDS = frozenset({"instruction", "input", "output", "id"})
@@ -58,12 +57,7 @@ def is_release(spec: str) -> bool:
         return True
     if not path.is_file():
         return False
-    with path.open(encoding="utf-8") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    try:
-        record = json.loads(first)
-    except json.JSONDecodeError:
-        return False
+    record = first_record(path)
     return isinstance(record, dict) and "label_id" in record
 
 
