@@ -14,6 +14,12 @@ def pct(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{100 * value:.{digits}f}"
 
 
+def pct_pm(value: float | None, spread: float | None, digits: int = 1) -> str:
+    """A percentage with its standard error or deviation ("61.2 ± 0.4"); the value alone when
+    there is no spread (e.g. a single run)."""
+    return pct(value) + (f" ± {pct(spread, digits)}" if spread is not None else "")
+
+
 def md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]

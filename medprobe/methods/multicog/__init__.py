@@ -29,7 +29,7 @@ from medprobe.methods.multicog import high
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
 from medprobe.models import make_backend
 from medprobe.records import GenerationParams, Probe, Response
-from medprobe.report.markdown import md_table, pct
+from medprobe.report.markdown import md_table, pct, pct_pm
 
 LEVELS = ("low", "mid", "high")
 LOWMID = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\nQuestion"])
@@ -170,7 +170,7 @@ class MultiCogMethod:
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 2): normalized accuracy per level."""
         levels = summary["metrics"].get("levels", {})
-        row = {level.capitalize(): _pm(r["normalized"], r["se"]) for level, r in levels.items()}
+        row = {level.capitalize(): pct_pm(r["normalized"], r["se"]) for level, r in levels.items()}
         key = sum(r["normalized"] or 0 for r in levels.values())
         return {**row, "_sort": f"{key + 10:012.6f}"}
 
@@ -180,15 +180,15 @@ class MultiCogMethod:
                       title=f"MultiCogEval · {summary['model']} · {summary['mode']}")
         for dataset, block in m.get("lowmid", {}).get("datasets", {}).items():
             for task, row in block["tasks"].items():
-                table.add_row(task, dataset, _pm(row["accuracy"], row["se"]), _pm(row["normalized"], row["normalized_se"]),
+                table.add_row(task, dataset, pct_pm(row["accuracy"], row["se"]), pct_pm(row["normalized"], row["normalized_se"]),
                               pct(row["parse_failure_rate"]), str(row["questions"]))
         if "high" in m:
             h = m["high"]
             for key, label in (("macro_end_point", "diagnosis (end-point)"), ("exam_recall", "exam recall"), ("macro_full_path", "full-path")):
                 if key in h:
-                    table.add_row(label, "cases", _pm(h[key]["mean"], h[key]["se"]), "", "", str(h["episodes"]))
+                    table.add_row(label, "cases", pct_pm(h[key]["mean"], h[key]["se"]), "", "", str(h["episodes"]))
         for level, row in m.get("levels", {}).items():
-            table.add_row(f"[bold]{level} level", "macro", "", f"[bold]{_pm(row['normalized'], row['se'])}", "", "")
+            table.add_row(f"[bold]{level} level", "macro", "", f"[bold]{pct_pm(row['normalized'], row['se'])}", "", "")
         return table
 
     def report(self, summary: dict[str, Any]) -> str:
@@ -197,7 +197,7 @@ class MultiCogMethod:
         parts = [
             "## Levels (normalized accuracy %, mean ± SE; Table 2 shape)",
             "",
-            md_table(["Model", *(lv.capitalize() for lv in levels)], [[summary["model"], *(_pm(r["normalized"], r["se"]) for r in levels.values())]]),
+            md_table(["Model", *(lv.capitalize() for lv in levels)], [[summary["model"], *(pct_pm(r["normalized"], r["se"]) for r in levels.values())]]),
             "",
         ]
         datasets = m.get("lowmid", {}).get("datasets", {})
@@ -205,14 +205,14 @@ class MultiCogMethod:
             rows = []
             for dataset, block in datasets.items():
                 for task, row in block["tasks"].items():
-                    rows.append([dataset, task, _pm(row["accuracy"], row["se"]), pct(row["random_baseline"]),
-                                 _pm(row["normalized"], row["normalized_se"]), pct(row["parse_failure_rate"]), row["questions"]])
+                    rows.append([dataset, task, pct_pm(row["accuracy"], row["se"]), pct(row["random_baseline"]),
+                                 pct_pm(row["normalized"], row["normalized_se"]), pct(row["parse_failure_rate"]), row["questions"]])
             parts += ["## Low and mid level tasks (Table 8 shape)", "",
                       md_table(["dataset", "task", "accuracy %", "random %", "normalized %", "unparsed %", "questions"], rows),
                       "", "MR is weighted 1/No on the question giving the right answer and (No−1)/No on the one giving a wrong answer.", ""]
         if "high" in m:
             h = m["high"]
-            rows = [[label, _pm(h[key]["mean"], h[key]["se"])] for key, label in (
+            rows = [[label, pct_pm(h[key]["mean"], h[key]["se"])] for key, label in (
                 ("macro_end_point", "end-point accuracy (macro over diseases)"), ("macro_full_path", "full-path accuracy (macro)"),
                 ("micro_end_point", "end-point accuracy (micro)"), ("micro_full_path", "full-path accuracy (micro)"),
                 ("exam_recall", "exam recall (macro over types)"), ("recall_LAB", "lab recall"), ("recall_MICRO", "microbiology recall"),
@@ -225,10 +225,6 @@ class MultiCogMethod:
                       "alias = the reference alias table; synonym = the case's accepted names; judge = the judge model).",
                       "Transcripts: transcripts.jsonl.", ""]
         return "\n".join(parts)
-
-
-def _pm(value: float | None, se: float | None) -> str:
-    return pct(value) + (f" ± {pct(se)}" if se is not None else "")
 
 
 METHOD = MultiCogMethod()

@@ -24,7 +24,7 @@ from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
 from medprobe.methods.multifacet.templates import template_hash
 from medprobe.records import GenerationParams, Probe, Response
-from medprobe.report.markdown import md_table, pct
+from medprobe.report.markdown import md_table, pct, pct_pm
 
 #: keeps a completion-style model from running on into the next example; an answer-only reply
 #: is complete at its first blank line (what follows is chatter the parsers would only misread)
@@ -97,7 +97,7 @@ class MultifacetMethod:
             title=f"MultifacetEval · {summary['model']} · {m['knowledge_points']} knowledge points · {summary['mode']}",
         )
         for facet, row in m["facets"].items():
-            acc = pct(row["accuracy"]) + (f" ± {pct(row['se'])}" if row.get("se") is not None else "")
+            acc = pct_pm(row["accuracy"], row.get("se"))
             table.add_row(facet, row["task"], acc, pct(row["random_baseline"]), pct(row["parse_failure_rate"]), str(row["questions"]))
         table.add_row("[bold]average", "", f"[bold]{pct(m['average'])}", pct(m["random_average"]), pct(m["parse_failure_rate"]), "")
         curve = " → ".join(pct(v) for v in m["mastery"]["without_negation"])

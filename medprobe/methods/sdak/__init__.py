@@ -28,7 +28,7 @@ from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
 from medprobe.metrics.sdak import ERROR_TYPES
 from medprobe.records import GenerationParams, Probe, Response
-from medprobe.report.markdown import md_table, pct
+from medprobe.report.markdown import md_table, pct, pct_pm
 
 SAMPLING = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05, max_tokens=128, stop=STOP)
 ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation"}
@@ -36,8 +36,7 @@ ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": 
 
 def _pm(spread: dict[str, Any]) -> str:
     """A mean ± sd (percent) cell; the mean alone for a single run."""
-    sd = spread.get("sd")
-    return pct(spread["mean"]) + (f" ± {pct(sd, 2)}" if sd is not None else "")
+    return pct_pm(spread["mean"], spread.get("sd"), 2)
 
 
 class SdakMethod:
