@@ -19,7 +19,7 @@ from medprobe.jsonl import write_records
 from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk.alignment import read_sheet, write_sheet
 from medprobe.methods.meddisk.build import build_probes
-from medprobe.methods.meddisk.instructions import answer_prefix, instruction
+from medprobe.methods.meddisk.instructions import answer_prefix, instruction, question
 from medprobe.methods.meddisk.postprocess import answer_span, load_extractor, postprocess, rule_entities
 from medprobe.records import Probe, Response
 from medprobe.sources.kb import load_kb
@@ -107,7 +107,7 @@ def test_probes_ask_every_aspect_with_demos_from_other_diseases(tmp_path: Path) 
     assert info["per_type"] == {"enumerated": len(probes) // 3, "declarative": len(probes) // 3, "numeric": len(probes) // 3}
     first = probes[0]
     assert first.prompt.count(answer_prefix(first.facet, "", "en").split(" of ")[0]) >= 5
-    assert first.prompt.endswith(f"Question: What are the {first.facet.replace('_', ' ')} of {first.meta['disease']}?") or first.facet != "primary_symptoms"
+    assert first.prompt.endswith("\n\n" + question(first.facet, first.meta["disease"], "en"))
     assert first.prompt.splitlines()[-1].startswith("Question: What are the")
     again, _ = build_probes(kb, limit=None, seed=0, setting="instruct")
     assert [p.prompt for p in again] == [p.prompt for p in probes]
