@@ -399,9 +399,9 @@ def cases_import_mimic(
     micro_labels: Annotated[Path | None, typer.Option(help="MIMIC-IV hosp/microbiologyevents.csv(.gz)")] = None,
     diseases: Annotated[Path | None, typer.Option(help="hadm_ids_dict.json, for flat {hadm_id: record} files")] = None,
 ) -> None:
-    """Turn your own credentialed MIMIC-IV records into medprobe cases (see medprobe/methods/multicog/mimic.py)."""
+    """Turn your own credentialed MIMIC-IV records into medprobe cases (see medprobe/methods/multicog/dialogue/mimic.py)."""
     from medprobe.jsonl import write_records
-    from medprobe.methods.multicog.mimic import import_mimic
+    from medprobe.methods.multicog.dialogue.mimic import import_mimic
 
     cases = import_mimic(records, meta_dir=meta, lab_labels=lab_labels, micro_labels=micro_labels, diseases_path=diseases)
     write_records(output, cases)
@@ -413,7 +413,7 @@ def cases_import_mimic(
 @user_errors
 def cases_stats(source: Annotated[str, typer.Argument(help="builtin:cases, a case JSONL or an AgentClinic JSONL")] = "builtin:cases") -> None:
     """Cases, diseases and exam items per type."""
-    from medprobe.methods.multicog.cases import EXAM_TYPES, load_cases
+    from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, load_cases
 
     cases = load_cases(source)
     table = Table("cases", "diseases", *(f"{k} items" for k in EXAM_TYPES), *(f"cases without {k}" for k in EXAM_TYPES), title=source)

@@ -14,9 +14,9 @@ from conftest import shared
 from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions
-from medprobe.methods.multicog.agent import Episode
-from medprobe.methods.multicog.cases import Case, Exam, exam_type, load_cases
-from medprobe.methods.multicog.mimic import import_mimic
+from medprobe.methods.multicog.dialogue.agent import Episode
+from medprobe.methods.multicog.dialogue.cases import Case, Exam, exam_type, load_cases
+from medprobe.methods.multicog.dialogue.mimic import import_mimic
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.records import GenerationParams, Response
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import shared
 
-from medprobe.methods.multicog.actions import Action, parse_action
-from medprobe.methods.multicog.diagnosis import ALTERNATIVE_DIAGNOSIS, extract_diagnosis, match_diagnosis
-from medprobe.methods.multicog.radiology import (
+from medprobe.methods.multicog.dialogue.actions import Action, parse_action
+from medprobe.methods.multicog.dialogue.diagnosis import ALTERNATIVE_DIAGNOSIS, extract_diagnosis, match_diagnosis
+from medprobe.methods.multicog.dialogue.radiology import (
     ImageRequest,
     broad_modality,
     delivered_exams,
@@ -20,7 +20,7 @@ from medprobe.methods.multicog.radiology import (
     parse_radiology,
     record_image_recall,
 )
-from medprobe.methods.multicog.requests import (
+from medprobe.methods.multicog.dialogue.requests import (
     STANDARDIZED_ALIASES,
     SUPPLEMENTARY_PANELS,
     Catalog,

@@ -21,9 +21,9 @@ from fixtures import write_tiny_kb, write_tiny_zh_kb
 
 from medprobe.engine.runner import execute
 from medprobe.errors import MedprobeError
-from medprobe.methods.multicog.generate import parse_distractor, parse_statement
+from medprobe.methods.multicog.lowmid.generate import parse_distractor, parse_statement
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
-from medprobe.methods.multicog.sources import load_raw
+from medprobe.methods.multicog.lowmid.sources import load_raw
 from medprobe.metrics.multicog import (
     macro,
     mid_level,

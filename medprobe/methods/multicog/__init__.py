@@ -25,7 +25,7 @@ from rich.table import Table
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import first_record
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
-from medprobe.methods.multicog import high
+from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
 from medprobe.models import make_backend
 from medprobe.records import GenerationParams, Probe, Response
@@ -90,12 +90,12 @@ class MultiCogMethod:
                 notes.append("diagnosis cases from the built-in demo cases (no case source given)")
             updates = {k: v for k, v in (("temperature", options.temperature), ("max_tokens", options.max_tokens)) if v is not None}
             cases, runs = options.options.get("cases"), options.options.get("runs")
-            episodes, info["high"] = high.build_episodes(
+            episodes, info["high"] = dialogue.build_episodes(
                 case_specs, limit=int(cases) if cases else options.limit, seed=options.seed,
-                runs=int(runs) if runs else options.repeats or high.DEFAULT_RUNS,
-                params=high.DEFAULT_GENERATION.model_copy(update=updates),
-                context_tokens=int(options.options.get("context_tokens", high.DEFAULT_CONTEXT)),
-                max_turns=int(options.options.get("max_turns", high.MAX_TURNS)),
+                runs=int(runs) if runs else options.repeats or dialogue.DEFAULT_RUNS,
+                params=dialogue.DEFAULT_GENERATION.model_copy(update=updates),
+                context_tokens=int(options.options.get("context_tokens", dialogue.DEFAULT_CONTEXT)),
+                max_turns=int(options.options.get("max_turns", dialogue.MAX_TURNS)),
             )
             probes += episodes
         elif case_specs:
@@ -107,32 +107,32 @@ class MultiCogMethod:
     async def interact(self, probe_set: ProbeSet, session: Any) -> None:
         """Ask the static questions at once, then step all dialogues turn by turn together."""
         static = [p for p in probe_set.probes if p.meta.get("level") != "high"]
-        dialogue = [p for p in probe_set.probes if p.meta.get("level") == "high"]
+        talks = [p for p in probe_set.probes if p.meta.get("level") == "high"]
         if static:
             await session.ask(session.requests_for(static))
-        if not dialogue:
+        if not talks:
             return
         if session.plan.prompt_style != "chat":
             raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
-        episodes = [high.episode_of(p, session.plan.build.seed) for p in dialogue]
+        episodes = [dialogue.episode_of(p, session.plan.build.seed) for p in talks]
 
         async def ask_quietly(requests: list[Any]) -> list[Response]:
             return await session.ask(requests, progress=False)
 
-        await high.step_all(episodes, ask_quietly, concurrency=session.backend.max_concurrency, progress=session.plan.progress)
+        await dialogue.step_all(episodes, ask_quietly, concurrency=session.backend.max_concurrency, progress=session.plan.progress)
         judge = probe_set.info.get("judge")
         if judge:
-            await self._judge(judge, dialogue, episodes, session)
+            await self._judge(judge, talks, episodes, session)
 
     async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: Any) -> None:
         """Ask the judge only about diagnoses that no name/synonym rule accepts."""
-        from medprobe.methods.multicog.diagnosis import extract_diagnosis
+        from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis
 
         pending = []
         for probe, episode in zip(probes, episodes, strict=True):
             diagnosis = extract_diagnosis(episode.final_text)
-            if diagnosis and high.rule_match(probe, diagnosis) is None:
-                pending.append(high.judge_request(probe, diagnosis))
+            if diagnosis and dialogue.rule_match(probe, diagnosis) is None:
+                pending.append(dialogue.judge_request(probe, diagnosis))
         if pending:
             backend = make_backend(judge, seed=session.plan.build.seed)
             try:
@@ -142,13 +142,13 @@ class MultiCogMethod:
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         static = [p for p in probes if p.meta.get("level") != "high"]
-        dialogue = [p for p in probes if p.meta.get("level") == "high"]
+        talks = [p for p in probes if p.meta.get("level") == "high"]
         items, metrics, notes, extra = [], {}, [], {}
         if static:
             lm_items, metrics["lowmid"] = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
             items += lm_items
-        if dialogue:
-            hi_items, metrics["high"], transcripts, hi_notes = high.score_high(dialogue, responses, seed=options.seed)
+        if talks:
+            hi_items, metrics["high"], transcripts, hi_notes = dialogue.score_high(talks, responses, seed=options.seed)
             items += hi_items
             notes += hi_notes
             extra["transcripts.jsonl"] = transcripts

@@ -17,7 +17,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines
-from medprobe.methods.multicog.lowmid_tables import (
+from medprobe.methods.multicog.lowmid.tables import (
     ITEM_FIELDS,
     VARIANTS,
     Dataset,

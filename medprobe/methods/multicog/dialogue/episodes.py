@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from medprobe.engine.runner import ProgressBar
-from medprobe.methods.multicog.agent import MAX_TURNS, Episode
-from medprobe.methods.multicog.cases import EXAM_TYPES, Case, load_cases
-from medprobe.methods.multicog.diagnosis import extract_diagnosis, match_diagnosis
+from medprobe.methods.multicog.dialogue.agent import MAX_TURNS, Episode
+from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case, load_cases
+from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis, match_diagnosis
 from medprobe.metrics.fullpath import CaseOutcome, complete_index, over_runs, run_scores
 from medprobe.records import (
     AnswerFormat,

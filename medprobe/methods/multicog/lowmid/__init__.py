@@ -26,9 +26,9 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from medprobe.errors import MedprobeError
-from medprobe.methods.multicog.lowmid_results import import_raw
-from medprobe.methods.multicog.lowmid_score import score_lowmid
-from medprobe.methods.multicog.lowmid_tables import (
+from medprobe.methods.multicog.lowmid.results import import_raw
+from medprobe.methods.multicog.lowmid.score import score_lowmid
+from medprobe.methods.multicog.lowmid.tables import (
     Dataset,
     Question,
     answer_label,
@@ -36,7 +36,7 @@ from medprobe.methods.multicog.lowmid_tables import (
     question_probe,
     row_questions,
 )
-from medprobe.methods.multicog.sources import N_DEMOS, load_datasets
+from medprobe.methods.multicog.lowmid.sources import N_DEMOS, load_datasets
 from medprobe.metrics.multicog import LEVEL_OF, TASKS
 from medprobe.parsing.fill import item_rng
 from medprobe.records import Probe

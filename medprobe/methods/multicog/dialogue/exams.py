@@ -1,7 +1,7 @@
 """Which of a case's exam items a model's request names.
 
 Laboratory and microbiology requests are split into items and each item is fuzzy-matched
-(`medprobe.methods.multicog.requests.fuzzy_match`, the reference rule: ratio > 90, plural
+(`medprobe.methods.multicog.dialogue.requests.fuzzy_match`, the reference rule: ratio > 90, plural
 rule, whole-word containment) against a catalog of names -> exam ids. For MIMIC-style cases the
 catalog is the user's ``meta_lab_tests_UMLS_ext.json`` (names and UMLS synonyms -> item ids); for
 every other case it is built from the case itself: each exam's name and synonyms, each panel's
@@ -19,14 +19,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from medprobe.methods.multicog.cases import Case, Exam, ExamType
-from medprobe.methods.multicog.radiology import (
+from medprobe.methods.multicog.dialogue.cases import Case, Exam, ExamType
+from medprobe.methods.multicog.dialogue.radiology import (
     broad_modality,
     image_hit,
     image_requests,
     parse_radiology,
 )
-from medprobe.methods.multicog.requests import (
+from medprobe.methods.multicog.dialogue.requests import (
     Catalog,
     parse_lab_request,
 )

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from medprobe.errors import MedprobeError
-from medprobe.methods.multicog.cases import Case, Exam
+from medprobe.methods.multicog.dialogue.cases import Case, Exam
 
 
 def _open_text(path: Path) -> Any:

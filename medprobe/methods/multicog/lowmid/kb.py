@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from medprobe.methods.multicog.lowmid_tables import Dataset
+from medprobe.methods.multicog.lowmid.tables import Dataset
 from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, distractors, index_kb
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng

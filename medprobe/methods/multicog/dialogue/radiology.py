@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from medprobe.methods.multicog.requests import request_segment
+from medprobe.methods.multicog.dialogue.requests import request_segment
 
 # --------------------------------------------------------------------------------------------
 # Radiology: modality and region of a free-text exam (reference scripts/utils.py)

@@ -27,10 +27,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from medprobe.methods.multicog import prompts
-from medprobe.methods.multicog.actions import parse_action
-from medprobe.methods.multicog.cases import EXAM_TYPES, Case
-from medprobe.methods.multicog.exams import requested_ids, results_text
+from medprobe.methods.multicog.dialogue import prompts
+from medprobe.methods.multicog.dialogue.actions import parse_action
+from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case
+from medprobe.methods.multicog.dialogue.exams import requested_ids, results_text
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response, request_id
 
 ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")

@@ -9,7 +9,7 @@ plus the gold diagnosis, accepted synonyms and the body system. Sources:
   LAB / MICRO / IMAGE by name (see :func:`exam_type`), panels such as a complete blood count
   become one item per component so that asking for the panel or a component both count;
 * MIMIC-IV-CDM style records built from a user's own credentialed MIMIC-IV files
-  (:mod:`medprobe.methods.multicog.mimic`);
+  (:mod:`medprobe.methods.multicog.dialogue.mimic`);
 * the built-in demo cases shipped with medprobe (``builtin``), written by us, so the task runs
   offline.
 """
@@ -172,7 +172,7 @@ def _agentclinic_case(record: dict[str, Any], index: int) -> Case:
 
 
 def builtin_cases_path() -> Path:
-    return Path(str(files("medprobe.methods.multicog").joinpath("demo_cases.jsonl")))
+    return Path(str(files("medprobe.methods.multicog.dialogue").joinpath("demo_cases.jsonl")))
 
 
 def load_cases(spec: str) -> list[Case]:

@@ -24,7 +24,7 @@ from typing import Any
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.runner import RunStats, execute
 from medprobe.errors import MedprobeError
-from medprobe.methods.multicog.raw_mcq import RawMCQ
+from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ
 from medprobe.models import make_backend
 from medprobe.parsing.base import Parsed, ParseResult, Unparsed
 from medprobe.parsing.fill import item_rng
