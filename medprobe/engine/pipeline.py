@@ -323,6 +323,7 @@ def finish(
             "completion_tokens": stats.completion_tokens,
         },
         "metrics": result.metrics,
+        "reading": result.reading,
         "notes": result.notes,
     }
     if errors:

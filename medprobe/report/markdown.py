@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from medprobe.parsing.reading import NOT_READ, family_order
 from medprobe.records import RunConfig
 
 
@@ -52,6 +53,24 @@ def render_report(summary: dict[str, Any], config: RunConfig, method_section: st
         parts += [f"**Status: {summary['status']}.** Failed requests count as unanswered (wrong).", ""]
         parts += [f"- `{e}`" for e in run.get("first_errors", [])] + [""]
     parts.append(method_section.rstrip())
+    if summary.get("reading"):
+        parts += ["", reading_section(summary["reading"])]
     if summary.get("notes"):
         parts += ["", "## Notes", ""] + [f"- {note}" for note in summary["notes"]]
     return "\n".join(parts) + "\n"
+
+
+def reading_section(reading: dict[str, dict[str, int]]) -> str:
+    """"How answers were read": per task, the share of replies each rule family read (see
+    ``medprobe.parsing.reading``), so a format the parser cannot read shows at once."""
+    families = sorted({rule for rules in reading.values() for rule in rules}, key=family_order)
+    rows = []
+    for task, rules in reading.items():
+        total = sum(rules.values())
+        failed = sum(n for rule, n in rules.items() if rule in NOT_READ)
+        rows.append([task, total, *(pct(rules.get(rule, 0) / total) if total else "–" for rule in families),
+                     pct(failed / total) if total else "–"])
+    intro = ("Share of replies (%) read by each rule family; *parse failures* are the replies no rule "
+             "and no judge read (they count as wrong, or are filled at random in reference-compatible mode).")
+    return "\n".join(["## How answers were read", "", intro, "",
+                      md_table(["task", "replies", *families, "parse failures"], rows)])

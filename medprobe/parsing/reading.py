@@ -1,0 +1,80 @@
+"""How each reply was read: the rule family that produced its answer, tallied per task.
+
+A parse-failure rate alone hides *why* replies were read: a model whose answers all come from a
+loose "answer somewhere in the text" rule deserves a second look even at 0% failures. So every
+method counts, per task, how many replies each rule family read, and every report prints the shares
+(``medprobe.report.markdown.reading_section``).
+
+Rule families (display order):
+
+* ``bare`` — the reply is the answer and nothing else ("C", "**True**", "正确", "A, C");
+* ``leading`` — the answer opens the reply and an explanation follows ("C. Because …");
+* ``labelled`` — an answer label or phrase names it ("Answer: (C)", "The answer is C", "答案：C",
+  "Therefore, the statement is false");
+* ``option text`` — the reply names an option by its text instead of its letter;
+* ``implied`` — the answer follows from what the reply states without the asked-for word (a revision
+  reply giving only "The correct answer is C": Alice's letter means "correct", another means
+  "incorrect");
+* ``reference`` — reference-compatible mode: one of the published scripts' extractors;
+* ``random fill`` — reference-compatible mode: unreadable, filled at random as the published scripts do;
+* ``judge`` — no rule read it; the extraction judge did (``-X extractor=judge:MODEL``);
+* ``unparsed`` — nothing read it; scored wrong;
+* ``no reply`` — the request failed (no text to read).
+
+Methods may add their own families (MedDisKEval's "answer pattern", SDAK's "verdict first"); they are
+listed after the known ones.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+BARE = "bare"
+LEADING = "leading"
+LABELLED = "labelled"
+OPTION_TEXT = "option text"
+IMPLIED = "implied"
+REFERENCE = "reference"
+RANDOM_FILL = "random fill"
+JUDGE = "judge"
+UNPARSED = "unparsed"
+NO_REPLY = "no reply"
+
+FAMILIES: tuple[str, ...] = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED, REFERENCE, RANDOM_FILL, JUDGE, UNPARSED, NO_REPLY)
+#: families of replies that no rule and no judge read: together they make the parse-failure rate
+NOT_READ: frozenset[str] = frozenset({RANDOM_FILL, UNPARSED, NO_REPLY})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reply as read: ``value`` (None when nothing was read), the rule family, and for an unread
+    reply the reason."""
+
+    value: Any
+    rule: str
+    reason: str = ""
+
+    @property
+    def read(self) -> bool:
+        return self.value is not None
+
+
+class ReadingTally:
+    """Counts of rule families per task (e.g. ``"MCQ"``, ``"medqa/SV"``, ``"Symptom"``)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+
+    def add(self, task: str, rule: str, n: int = 1) -> None:
+        self._counts[task][rule] += n
+
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """``{task: {family: count}}``, families in display order; the form summary.json stores."""
+        return {task: dict(sorted(rules.items(), key=lambda kv: family_order(kv[0]))) for task, rules in self._counts.items()}
+
+
+def family_order(rule: str) -> tuple[int, str]:
+    """Known families first in ``FAMILIES`` order, a method's own families after them by name."""
+    return (FAMILIES.index(rule), "") if rule in FAMILIES else (len(FAMILIES), rule)
