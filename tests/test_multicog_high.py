@@ -266,3 +266,30 @@ def test_mimic_import_and_matching_with_item_ids(tmp_path: Path) -> None:
         flat = tmp_path / "flat.json"
         flat.write_text(json.dumps({"29000001": record}, default=str))
         import_mimic(flat, meta_dir=meta)
+
+
+# --- issue 8 §4 ------------------------------------------------------------------------------------
+
+
+def test_a_reply_after_a_summary_keeps_the_instructions_and_the_summary(pneumonia: Case) -> None:
+    """An invalid reply whose warning was folded into a summary is not rolled back afterwards: the
+    rollback would delete the system prompt and the summary (the reference skips it the turn the
+    chat was summarized)."""
+    ep = episode(pneumonia, context_tokens=800)
+    say(ep, "Rationale: x\nAction: PE")
+    say(ep, "Rationale: x\nAction: LAB")
+    say(ep, "Rationale: x\nLab Tests: CBC, BMP, CRP, procalcitonin")
+    assert ep.awaiting == "action"
+    say(ep, "I am not sure what to do next, let me think about the whole picture once more.")
+    assert ep.awaiting == "summary" and ep.done_actions[-1] == "WRONG"
+    say(ep, "Summary: 67-year-old woman, fever, cough, right lower crackles, WBC 17.4, CRP 182.")
+    say(ep, "Rationale: x\nAction: IMAGE")
+    messages = ep.request().messages
+    assert [m.role for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[0].content.startswith("You are a careful clinical")
+    assert "Summary of the consultation so far: 67-year-old woman" in messages[1].content
+    assert ep.rolled_back == 0 and "WRONG" not in ep.done_actions
+    say(ep, "no idea")  # an invalid reply after the summary is rolled back as usual
+    say(ep, "Rationale: x\nImaging scans: chest x-ray")
+    assert [m.role for m in ep.request().messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert ep.rolled_back == 1 and "Summary of the consultation" in ep.request().messages[1].content

@@ -252,6 +252,11 @@ class Episode:
         content = prompts.INSTRUCTIONS + prompts.RESUME.format(summary=summary[:budget]) + last_user
         self.messages = [self.messages[0], Message(role="user", content=content)]
         self.summaries += 1
+        if self.done_actions and self.done_actions[-1] == "WRONG":
+            # The pending warning now lives inside the resumed turn: there is no invalid reply left to
+            # roll back, and rolling back would delete the system prompt and the summary (§5.1 skips
+            # the rollback the turn a case is summarized).
+            self.done_actions.pop()
 
     def _stop(self, status: str, reason: str) -> None:
         self.status, self.reason = status, reason
