@@ -68,11 +68,11 @@ class ScoreResult:
     items: list[ItemScore]
     metrics: dict[str, Any]
     notes: list[str] = field(default_factory=list)
-    #: how replies were read: ``{task: {rule family: count}}`` (``medprobe.parsing.reading``)
-    reading: dict[str, dict[str, int]] = field(default_factory=dict)
     #: further files for the run directory: records become JSONL (e.g. dialogue transcripts),
     #: strings are written as they are (e.g. SVG charts)
     extra_files: dict[str, list[dict[str, Any]] | str] = field(default_factory=dict)
+    #: how replies were read: ``{task: {rule family: count}}`` (``medprobe.parsing.reading``)
+    reading: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class Method(Protocol):
