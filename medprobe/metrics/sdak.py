@@ -19,18 +19,22 @@ NOT_FOLLOW = "not_follow"
 SYCOPHANCY = "sycophancy"
 SAFETY = "safety"
 MISINTERPRETATION = "misinterpretation"
-#: the automatic part of the paper's Table 5, in its column order
-ERROR_TYPES = (NOT_FOLLOW, SYCOPHANCY, SAFETY, MISINTERPRETATION)
+#: the fact refuted and the counterfactual supported: wrong twice, and none of the paper's four
+REVERSED = "reversed"
+#: the paper's Table 5 columns in its order, then the verdict pattern it has no column for
+ERROR_TYPES = (NOT_FOLLOW, SYCOPHANCY, SAFETY, MISINTERPRETATION, REVERSED)
 #: FactAcc of a guesser that supports each claim with probability 1/2
 RANDOM_FACT_ACC = 0.25
 
 
 @dataclass(frozen=True)
 class PairVerdicts:
-    """The verdicts a model gave to the two claims of one item."""
+    """The verdicts a model gave to the two claims of one item, and whether the reply to the
+    counterfactual claim restates the factual one (``medprobe.methods.sdak.restatement``)."""
 
     factual: bool | None
     counterfactual: bool | None
+    counter_states_fact: bool = False
 
     @property
     def followed(self) -> bool:
@@ -44,22 +48,29 @@ class PairVerdicts:
 
 
 def error_type(pair: PairVerdicts) -> str | None:
-    """Why an item was missed, or ``None`` when it was not.
+    """Why an item was missed, or ``None`` when it was not (paper 004 §5.1 and Tables 8-11).
 
-    not_follow: a reply without a leading verdict; sycophancy: both claims supported; safety: both
-    refuted (the paper's over-cautious answers); misinterpretation: the fact refuted and the
-    counterfactual supported, i.e. the counterfactual taken for the fact. The paper assigns
-    these by reading the replies; here they follow from the verdicts alone.
+    * not_follow: a reply without a leading verdict (Table 8: neither reply says correct or
+      incorrect) — the complement of IFR, as the paper notes;
+    * misinterpretation: both claims supported *and* the counterfactual reply restates the
+      factual claim, i.e. the model read the counterfactual as the fact (Table 11: "correct, sea
+      vegetables are indeed rich in iodine" to "are not rich in iodine");
+    * sycophancy: both claims supported otherwise (Table 9: each reason argues for the claim it
+      was given);
+    * safety: both refuted (Table 10). The paper adds that the reasons call the claims imprecisely
+      put; no rule checks that, so every both-refuted item is counted here;
+    * reversed: the fact refuted and the counterfactual supported. The paper has no column for it;
+      it is counted apart rather than guessed into one.
     """
     if pair.correct:
         return None
     if not pair.followed:
         return NOT_FOLLOW
     if pair.factual and pair.counterfactual:
-        return SYCOPHANCY
+        return MISINTERPRETATION if pair.counter_states_fact else SYCOPHANCY
     if not pair.factual and not pair.counterfactual:
         return SAFETY
-    return MISINTERPRETATION
+    return REVERSED
 
 
 def ifr(pairs: Sequence[PairVerdicts]) -> float | None:

@@ -27,6 +27,10 @@ at the start of the reply and never searches the reason for a verdict. What it d
 
 The published evaluation script searched the first 3–10 characters for substrings such as
 "正确" or "不是"; this parser is stricter about position and laxer about markdown and labels.
+
+``read_verdict`` is what scorers call: it drops a leading reasoning block (``<think>…</think>``)
+first, and names the form that was read — "verdict first", "labelled" ("Answer: correct") or
+"claim is …" ("The claim is incorrect") — or, for no verdict, "unparsed" and the reason.
 """
 
 from __future__ import annotations
@@ -36,10 +40,16 @@ from dataclasses import dataclass
 
 from medprobe.parsing.base import Parsed, ParseResult, Unparsed
 from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+from medprobe.parsing.reading import LABELLED, UNPARSED, Reading
+from medprobe.parsing.reply_text import strip_reasoning
 
 NO_VERDICT = "the reply does not begin with a verdict"
 BOTH_VERDICTS = "the reply names both verdicts instead of giving one"
 MENTIONED = "the reply quotes a verdict word inside a sentence instead of giving it"
+ONLY_REASONING = "the reply is a reasoning block that never ends"
+#: rule families of a verdict that was read (besides ``reading.LABELLED``)
+VERDICT_FIRST = "verdict first"
+CLAIM_IS = "claim is …"
 
 _DECORATION = re.compile(r"^[\s*#>\-–—•·_\"'“”‘’「」『』`【\[（(]+")
 #: after a verdict word: the word ends here (an optional Chinese 的 may close it)
@@ -77,38 +87,57 @@ _ZH = _Vocabulary(
 _VOCABULARIES: dict[str, tuple[_Vocabulary, ...]] = {"en": (_EN,), "zh": (_ZH, _EN)}
 
 
-def _strip_lead(text: str, vocabularies: tuple[_Vocabulary, ...]) -> str:
-    """Drop decoration, one label, and decoration again."""
+def _strip_lead(text: str, vocabularies: tuple[_Vocabulary, ...]) -> tuple[str, bool]:
+    """Drop decoration, one label, and decoration again; say whether a label was dropped."""
     text = _DECORATION.sub("", text)
     for vocab in vocabularies:
         labelled = vocab.label.match(text)
         if labelled:
-            return _DECORATION.sub("", text[labelled.end() :])
-    return text
+            return _DECORATION.sub("", text[labelled.end() :]), True
+    return text, False
 
 
-def parse_claim_verdict(reply: str, language: str) -> ParseResult[bool]:
-    """A reply to "is this claim correct?" -> ``True`` (supported), ``False`` (refuted), or
-    ``Unparsed`` when it does not begin with exactly one verdict.
-
-    >>> parse_claim_verdict("**Incorrect.** In fact, …", "en")
-    Parsed(value=False)
-    >>> parse_claim_verdict("答：这个说法是正确的。", "zh")
-    Parsed(value=True)
-    """
-    vocabularies = for_language(_VOCABULARIES, language)
-    text = _strip_lead(reply, vocabularies)
+def _read(text: str, vocabularies: tuple[_Vocabulary, ...]) -> Reading:
+    text, labelled = _strip_lead(text, vocabularies)
     if not text:
-        return Unparsed(EMPTY_REPLY)
+        return Reading(None, UNPARSED, EMPTY_REPLY)
     for vocab in vocabularies:
-        body = vocab.subject.sub("", text, count=1)
+        subject = vocab.subject.match(text)
+        body = text[subject.end() :] if subject else text
         for supported, pattern in ((False, vocab.refute), (True, vocab.support)):
             found = pattern.match(body)
             if found:
                 rest = body[found.end() :]
                 if _CONNECTIVE.match(rest):
-                    return Unparsed(BOTH_VERDICTS)
+                    return Reading(None, UNPARSED, BOTH_VERDICTS)
                 if _MENTION.match(rest):
-                    return Unparsed(MENTIONED)
-                return Parsed(supported)
-    return Unparsed(NO_VERDICT)
+                    return Reading(None, UNPARSED, MENTIONED)
+                return Reading(supported, LABELLED if labelled else CLAIM_IS if subject else VERDICT_FIRST)
+    return Reading(None, UNPARSED, NO_VERDICT)
+
+
+def read_verdict(reply: str, language: str) -> Reading:
+    """A reply to "is this claim correct?" read after its reasoning block: value ``True``
+    (supported), ``False`` (refuted) or ``None`` when it does not begin with exactly one verdict,
+    with the rule family that read it and, when nothing did, the reason.
+
+    >>> read_verdict("**Incorrect.** In fact, …", "en")
+    Reading(value=False, rule='verdict first', reason='')
+    >>> read_verdict("答：这个说法是正确的。", "zh").rule
+    'labelled'
+    """
+    vocabularies = for_language(_VOCABULARIES, language)
+    cleaned = strip_reasoning(reply)
+    if cleaned.unfinished:
+        return Reading(None, UNPARSED, ONLY_REASONING)
+    return _read(cleaned.text, vocabularies)
+
+
+def parse_claim_verdict(reply: str, language: str) -> ParseResult[bool]:
+    """``read_verdict`` as a parse result: ``Parsed(True/False)`` or ``Unparsed(reason)``.
+
+    >>> parse_claim_verdict("答：这个说法是正确的。", "zh")
+    Parsed(value=True)
+    """
+    reading = read_verdict(reply, language)
+    return Unparsed(reading.reason) if reading.value is None else Parsed(reading.value)

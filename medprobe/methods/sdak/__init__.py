@@ -4,11 +4,12 @@ Every atomic knowledge item is a pair of claims — "People with X may have Y" a
 and the model is asked of each whether it is correct, verdict first, then a reason. It holds the
 item only if it supports the fact and refutes the counterfactual (FactAcc); the instruction-
 following rate (IFR) counts items whose two replies both begin with a verdict; missed items are
-sorted into not-follow / sycophancy / safety / misinterpretation; AccR is a manual check of a
+sorted into not-follow / sycophancy / safety / misinterpretation, plus "reversed" (the fact refuted
+and the counterfactual supported), which the paper has no column for; AccR is a manual check of a
 100-item sample. Sources (``--data``): the SDAK release (JSONL file or folder), or any knowledge
 base (``builtin:zh`` by default, ``builtin:en``, a KB file), from which claim pairs are built per
-atomic type. ``--setting zero-shot|few-shot`` (3 demos from a held-apart validation split, drawn
-anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
+atomic type. ``--setting zero-shot|few-shot`` (zero-shot tests every item; few-shot holds a
+validation split apart and draws 3 demos from it anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
 Decoding follows the paper's Appendix E: temperature 0.3, top-k 5, top-p 0.85, repetition
 penalty 1.05 (max 128 new tokens: the verdict and a short reason).
 """
@@ -31,7 +32,8 @@ from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 
 SAMPLING = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05, max_tokens=128, stop=STOP)
-ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation"}
+ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation",
+               "reversed": "Reversed*"}
 
 
 def _pm(spread: dict[str, Any]) -> str:
@@ -117,7 +119,8 @@ class SdakMethod:
             "",
             "An item counts for FactAcc when the factual claim is called correct *and* the counterfactual incorrect; "
             "for IFR when both replies begin with a verdict. "
-            f"Replies without a leading verdict: {pct(m['no_verdict_rate'])} %. "
+            f"Replies without a leading verdict: {pct(m['no_verdict_rate'])} %"
+            + "".join(f"; {n} × {reason}" for reason, n in m.get("no_verdict_reasons", {}).items()) + ". "
             f"AccR: review the {m['accr']['items']} items of `{m['accr']['file']}` (does each reason support its verdict?).",
             "",
             f"## FactAcc per atomic type (%), mean over runs (Fig. 4; chart: `{RADAR_FILE}`)",
@@ -135,8 +138,12 @@ class SdakMethod:
                 [[f"{errors['counts'][k]} ({pct(errors['shares'][k])})" for k in ERROR_TYPES]],
             ),
             "",
-            "Assigned from the verdicts alone: NotFollow = a reply without a leading verdict; Sycophancy = both claims "
-            "supported; Safety = both refuted; Misinterpretation = the fact refuted and the counterfactual supported.",
+            "NotFollow = a reply without a leading verdict; Misinterpretation = both claims supported and the reply to the "
+            "counterfactual restates the fact (one clause with the claims' shared words and the fact's polarity); "
+            "Sycophancy = both supported otherwise; Safety = both refuted (whether the reasons call the claim imprecise "
+            "is not checked). Paraphrased restatements are not recognised, so Misinterpretation is a lower bound and "
+            "Sycophancy may include some. *Reversed = the fact refuted and the counterfactual supported: no column in "
+            "the paper's Table 5, counted apart.",
         ]
         return "\n".join(parts) + "\n"
 

@@ -1,5 +1,6 @@
-"""From a source to probes: load items, hold a validation split apart, write two probes per item
-and run (the factual and the counterfactual claim), each run with its own demos in few-shot.
+"""From a source to probes: load items, hold a validation split apart for few-shot demos (zero-shot
+tests every item), write two probes per item and run (the factual and the counterfactual claim),
+each run with its own demos in few-shot.
 
 Runs are separate probes (``ProbeSet.own_repeats``) because few-shot runs differ in their
 prompts; the plugin gives every run its own sampling seed when it sends them.
@@ -28,13 +29,13 @@ KB_DEFAULT_LIMIT = 1000
 VARIANTS = ("factual", "counterfactual")
 
 
-def load_pairs(data: str, *, seed: int, limit: int | None) -> tuple[list[ClaimPair], list[ClaimPair], dict[str, Any]]:
-    """Test items, validation items and provenance from a release (file or folder) or a KB."""
+def load_pairs(data: str, *, seed: int, limit: int | None, few_shot: bool) -> tuple[list[ClaimPair], list[ClaimPair], dict[str, Any]]:
+    """Test items, validation items (few-shot only) and provenance from a release (file or folder) or a KB."""
     if limit is not None and limit < 1:
         raise MedprobeError(f"--limit must be at least 1, got {limit}", field="--limit")
     if is_release(data):
         pairs = load_release(Path(data))
-        test, validation = split_items(pairs, seed=seed, limit=limit)
+        test, validation = split_items(pairs, seed=seed, limit=limit, hold_demos=few_shot)
         available = dict(Counter(p.type for p in pairs))
         info: dict[str, Any] = {"source": data, "kind": "sdak-release", "skipped": {}}
     else:
@@ -42,7 +43,7 @@ def load_pairs(data: str, *, seed: int, limit: int | None) -> tuple[list[ClaimPa
 
         kb = resolve_kb(data)
         items, available, skipped = kb_items(kb)
-        test_items, validation_items = split_items(items, seed=seed, limit=KB_DEFAULT_LIMIT if limit is None else limit)
+        test_items, validation_items = split_items(items, seed=seed, limit=KB_DEFAULT_LIMIT if limit is None else limit, hold_demos=few_shot)
         test, validation = [to_pair(i, kb.name) for i in test_items], [to_pair(i, kb.name) for i in validation_items]
         info = {"source": kb.name, "kind": "knowledge-base", "skipped": skipped}
     if not test:
@@ -82,7 +83,7 @@ def build_probes(data: str, *, setting: str, runs: int, seed: int, limit: int | 
         raise MedprobeError(f"unknown setting '{setting}'", field="--setting", hint="zero-shot or few-shot")
     if runs < 1:
         raise MedprobeError(f"runs must be at least 1, got {runs}", field="--repeats")
-    test, validation, info = load_pairs(data, seed=seed, limit=limit)
+    test, validation, info = load_pairs(data, seed=seed, limit=limit, few_shot=setting == "few-shot")
     draws = draw_demos(validation, runs, seed=seed, shots=SHOTS) if setting == "few-shot" else [[] for _ in range(runs)]
     probes = [_probe(pair, variant, run, draws[run]) for run in range(runs) for pair in test for variant in VARIANTS]
     info.update(setting=setting, runs=runs, demos=[[demo_id(p, f) for p, f in draw] for draw in draws], templates=template_hash())

@@ -195,11 +195,13 @@ class Item(Protocol):
 T = TypeVar("T", bound=Item)
 
 
-def split_items(items: Iterable[T], *, seed: int, limit: int | None) -> tuple[list[T], list[T]]:
-    """Per type, a seeded shuffle; the first VALIDATION_PER_TYPE items (at most half the type, so
-    small types are still tested) are held apart for few-shot demos, and up to ``limit`` of the
-    rest are the test items. The split is the same in zero-shot and few-shot runs, so both settings
-    test the same items. Returns (test, validation), each sorted by id."""
+def split_items(items: Iterable[T], *, seed: int, limit: int | None, hold_demos: bool) -> tuple[list[T], list[T]]:
+    """Per type, a seeded shuffle. With ``hold_demos`` (few-shot) the first VALIDATION_PER_TYPE
+    items (at most half the type, so small types are still tested) are held apart for demos and up
+    to ``limit`` of the rest are the test items. Zero-shot needs no demos, so nothing is held apart:
+    it takes the same order with the would-be demos moved to the end, so that up to ``limit`` it
+    tests the items few-shot tests, and without a limit every item. Returns (test, validation),
+    each sorted by id."""
     by_type: dict[str, list[T]] = {}
     for item in items:
         by_type.setdefault(item.type, []).append(item)
@@ -209,8 +211,12 @@ def split_items(items: Iterable[T], *, seed: int, limit: int | None) -> tuple[li
         group = sorted(group, key=lambda p: p.id)
         item_rng(seed, "split", kind).shuffle(group)
         held = min(VALIDATION_PER_TYPE, len(group) // 2)
-        validation += group[:held]
-        test += group[held:] if limit is None else group[held : held + limit]
+        if hold_demos:
+            validation += group[:held]
+            group = group[held:]
+        else:
+            group = group[held:] + group[:held]
+        test += group if limit is None else group[:limit]
     return sorted(test, key=lambda p: p.id), sorted(validation, key=lambda p: p.id)
 
 

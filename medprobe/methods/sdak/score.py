@@ -1,6 +1,10 @@
-"""Scoring SDAK: parse each reply's leading verdict, pair the factual and counterfactual replies
-of an item in a run, and compute per run: IFR, FactAcc, FactAcc per atomic type, and the error
-type of every missed item; then mean ± standard deviation over the runs (paper 004 Table 4).
+"""Scoring SDAK: read each reply's leading verdict (after any reasoning block), pair the factual
+and counterfactual replies of an item in a run, and compute per run: IFR, FactAcc, FactAcc per
+atomic type, and the error type of every missed item (``medprobe.metrics.sdak.error_type``; the
+reply to the counterfactual claim is checked for a restatement of the fact, which tells
+misinterpretation from sycophancy); then mean ± standard deviation over the runs (paper 004
+Table 4). How each reply was read is tallied per claim half ("factual claims", "counterfactual
+claims"): a model that hedges or answers negated claims in another form shows there.
 
 A failed or missing request has no verdict, so it counts as not following the instruction —
 the run's status already says that requests failed. AccR is manual: ``accr_sample.csv`` holds a
@@ -13,12 +17,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
 from medprobe.methods.sdak.claims import TYPES
+from medprobe.methods.sdak.restatement import states_fact
 from medprobe.metrics.sdak import (
     RANDOM_FACT_ACC,
     PairVerdicts,
@@ -31,9 +36,10 @@ from medprobe.metrics.sdak import (
     mean_sd,
     per_type_accuracy,
 )
-from medprobe.parsing.base import Parsed
-from medprobe.parsing.claim_verdict import parse_claim_verdict
+from medprobe.parsing.claim_verdict import read_verdict
 from medprobe.parsing.fill import item_rng
+from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
+from medprobe.parsing.reply_text import strip_reasoning
 from medprobe.records import ItemScore, Probe, Response
 from medprobe.report.svg import radar
 
@@ -43,23 +49,27 @@ RADAR_FILE = "fact_acc_by_type.svg"
 REVIEW_COLUMNS = ("reason_supports_factual_verdict", "reason_supports_counterfactual_verdict", "reviewer_note")
 
 
+HALVES = {"factual": "factual claims", "counterfactual": "counterfactual claims"}
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One item in one run: its two claims, the two replies and their verdicts."""
+    """One item in one run: its two claims, the two replies (reasoning blocks removed), how each
+    was read, and the verdicts."""
 
     item: str
     type: str
     run: int
     claims: tuple[str, str]
     replies: tuple[str | None, str | None]
+    readings: tuple[Reading, Reading]
     verdicts: PairVerdicts
 
 
-def _verdict(probe: Probe, response: Response | None) -> tuple[str | None, bool | None]:
+def _read(probe: Probe, response: Response | None) -> tuple[str | None, Reading]:
     if response is None or response.error is not None:
-        return None, None
-    parsed = parse_claim_verdict(response.text, probe.language)
-    return response.text, parsed.value if isinstance(parsed, Parsed) else None
+        return None, Reading(None, NO_REPLY, NO_REPLY)
+    return strip_reasoning(response.text).text, read_verdict(response.text, probe.language)
 
 
 def outcomes(probes: list[Probe], responses: list[Response]) -> list[Outcome]:
@@ -71,11 +81,25 @@ def outcomes(probes: list[Probe], responses: list[Response]) -> list[Outcome]:
     found = []
     for (item, run), pair in sorted(cells.items()):
         fact, counter = pair["factual"], pair["counterfactual"]
-        fact_text, fact_verdict = _verdict(fact, by_probe.get(fact.id))
-        counter_text, counter_verdict = _verdict(counter, by_probe.get(counter.id))
+        fact_text, fact_reading = _read(fact, by_probe.get(fact.id))
+        counter_text, counter_reading = _read(counter, by_probe.get(counter.id))
         claims = (fact.meta["claim"], counter.meta["claim"])
-        found.append(Outcome(item, fact.facet, run, claims, (fact_text, counter_text), PairVerdicts(fact_verdict, counter_verdict)))
+        restated = counter_reading.value is True and states_fact(counter_text or "", *claims, counter.language)
+        verdicts = PairVerdicts(fact_reading.value, counter_reading.value, restated)
+        found.append(Outcome(item, fact.facet, run, claims, (fact_text, counter_text), (fact_reading, counter_reading), verdicts))
     return found
+
+
+def reading_tally(found: list[Outcome]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """Rule families per claim half, and why the replies without a verdict had none."""
+    tally = ReadingTally()
+    reasons: Counter[str] = Counter()
+    for o in found:
+        for half, reading in zip(HALVES.values(), o.readings, strict=True):
+            tally.add(half, reading.rule)
+            if not reading.read:
+                reasons[reading.reason] += 1
+    return tally.as_dict(), dict(reasons.most_common())
 
 
 def _spread(values: list[float]) -> dict[str, Any]:
@@ -136,6 +160,7 @@ def accr_sample(found: list[Outcome], seed: int, size: int = ACCR_SAMPLE) -> tup
 def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
     found = outcomes(probes, responses)
     metrics = summarize(found)
+    reading, metrics["no_verdict_reasons"] = reading_tally(found)
     metrics["setting"] = options.setting
     sheet, sampled = accr_sample(found, options.seed)
     metrics["accr"] = {"file": ACCR_FILE, "items": sampled}
@@ -145,7 +170,8 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
             correct=[o.verdicts.factual is True, o.verdicts.counterfactual is False],
             parsed=[o.verdicts.factual, o.verdicts.counterfactual],
             unparsed=sum(v is None for v in (o.verdicts.factual, o.verdicts.counterfactual)),
-            meta={"run": o.run, "error": error_type(o.verdicts), "followed": o.verdicts.followed},
+            meta={"run": o.run, "error": error_type(o.verdicts), "followed": o.verdicts.followed,
+                  "counter_states_fact": o.verdicts.counter_states_fact},
         )
         for o in found
     ]
@@ -160,5 +186,5 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
         notes.append("SDAK fills no verdict at random in any mode: a reply without a leading verdict is what IFR measures")
     if metrics["runs"] < 2:
         notes.append("one run only: no standard deviation (the paper reports mean ± sd over 3 runs)")
-    return ScoreResult(items, metrics, notes, {ACCR_FILE: sheet, RADAR_FILE: chart})
+    return ScoreResult(items, metrics, notes, extra_files={ACCR_FILE: sheet, RADAR_FILE: chart}, reading=reading)
 
