@@ -33,21 +33,26 @@ from medprobe.metrics.grading import (
 
 DEFAULT = Thresholds.default()
 
-# Paper Table 4: CW / PC / BC in %, the printed total and level.
+# Paper Table 4, every row: model, type, CW / PC / BC in %, the printed total and the paper's level. The
+# table prints each level once, against the middle row of its block; the text fixes the blocks: "most
+# medical LLMs are placed in Level 3", so level 3 runs from DoctorGLM (2.75) down to BenTsao (2.20).
 TABLE_4 = [
-    ("GPT-3.5 Turbo", 46.1, 27.7, 26.1, 4.00, 1),
-    ("Vicuna-7B", 54.2, 28.9, 17.0, 3.14, 2),
-    ("Baichuan-7B", 54.4, 29.3, 16.3, 3.10, 2),
-    ("HuatuoGPT-7B", 52.1, 35.5, 12.4, 3.02, 2),
-    ("PULSE-7B", 55.2, 29.8, 15.1, 3.00, 2),
-    ("DoctorGLM-6B", 60.7, 23.6, 15.7, 2.75, 2),
-    ("ChatGLM-6B", 58.0, 29.8, 12.1, 2.70, 3),
-    ("BianQue2-6B", 63.1, 25.6, 11.4, 2.41, 3),
-    ("LLaMA-7B", 67.2, 18.3, 14.4, 2.36, 3),
-    ("ChatDoctor-7B", 65.5, 23.9, 10.6, 2.26, 3),
-    ("BenTsao-7B", 68.3, 19.4, 12.2, 2.20, 3),
-    ("BLOOMZ-7B", 68.7, 25.9, 5.5, 1.84, 4),
+    ("GPT-3.5 Turbo", "General", 46.1, 27.7, 26.1, 4.00, 1),
+    ("Vicuna-7B", "General", 54.2, 28.9, 17.0, 3.14, 2),
+    ("Baichuan-7B", "General", 54.4, 29.3, 16.3, 3.10, 2),
+    ("HuatuoGPT-7B", "Medical", 52.1, 35.5, 12.4, 3.02, 2),
+    ("PULSE-7B", "Medical", 55.2, 29.8, 15.1, 3.00, 2),
+    ("DoctorGLM-6B", "Medical", 60.7, 23.6, 15.7, 2.75, 3),
+    ("ChatGLM-6B", "General", 58.0, 29.8, 12.1, 2.70, 3),
+    ("BianQue2-6B", "Medical", 63.1, 25.6, 11.4, 2.41, 3),
+    ("LLaMA-7B", "General", 67.2, 18.3, 14.4, 2.36, 3),
+    ("ChatDoctor-7B", "Medical", 65.5, 23.9, 10.6, 2.26, 3),
+    ("BenTsao-7B", "Medical", 68.3, 19.4, 12.2, 2.20, 3),
+    ("BLOOMZ-7B", "General", 68.7, 25.9, 5.5, 1.84, 4),
 ]
+# A printed total is its unrounded value ±0.005; recomputed from the printed percentages (±0.05 point
+# each) it is known to ±0.0075 more.
+TOTAL_UNCERTAINTY = 0.005 + 0.0075
 
 
 def _dist(cw: float, pc: float, bc: float) -> dict[str, float]:
@@ -118,14 +123,21 @@ def test_format_total_snaps_float_noise():
     assert format_total(0.293 * 5 + 0.163 * 10) == "3.10"
 
 
-@pytest.mark.parametrize(("model", "cw", "pc", "bc", "printed", "expected"), TABLE_4)
-def test_levels_of_table_4(model, cw, pc, bc, printed, expected):
+@pytest.mark.parametrize(("model", "kind", "cw", "pc", "bc", "printed", "expected"), TABLE_4)
+def test_levels_of_table_4(model, kind, cw, pc, bc, printed, expected):
     assert level(printed) == expected
-    # Recomputed from the printed percentages (±0.05 point each, so ±0.0075 on the total), a total is within
-    # that plus the printed total's own rounding (±0.005) of the printed one, and lands in the same level.
     recomputed = total_score(_dist(cw, pc, bc))
-    assert abs(recomputed - printed) <= 0.0075 + 0.005 + 1e-9
+    assert abs(recomputed - printed) <= TOTAL_UNCERTAINTY + 1e-9
     assert level(recomputed) == expected
+    # The boundaries sit in the gaps between levels, so no total the printed one allows changes level.
+    assert level(printed - TOTAL_UNCERTAINTY) == level(printed + TOTAL_UNCERTAINTY) == expected
+
+
+def test_most_medical_models_are_level_3():
+    """The paper's own reading of Table 4 (§4.2.2)."""
+    medical = [row[-1] for row in TABLE_4 if row[1] == "Medical"]
+    assert medical.count(3) > len(medical) / 2
+    assert [level(row[-2]) for row in TABLE_4 if row[1] == "Medical"] == medical
 
 
 def test_level_boundaries_are_a_parameter():

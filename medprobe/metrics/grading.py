@@ -35,8 +35,8 @@ METRIC_RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
     {"bleu1": (0.0, 1.0), "rouge1": (0.0, 1.0), "cosine": (-1.0, 1.0)}
 )
 TIER_POINTS: Mapping[str, int] = MappingProxyType({"CW": 0, "PC": 5, "BC": 10})
-# Our reading of Table 4 (the paper gives no boundaries): level 1 from 3.5, level 2 from 2.75, level 3 from 2.0.
-LEVEL_BOUNDARIES: tuple[float, float, float] = (3.5, 2.75, 2.0)
+# Our reading of Table 4 (the paper gives no boundaries): level 1 from 3.5, level 2 from 2.9, level 3 from 2.0.
+LEVEL_BOUNDARIES: tuple[float, float, float] = (3.5, 2.9, 2.0)
 # Totals are sums of fractions; snapping to this many decimals keeps float noise (2.7499999999999996)
 # from moving a total across a level boundary or a display rounding tie.
 _SNAP_DECIMALS = 9
@@ -242,9 +242,12 @@ def format_total(total: float) -> str:
 def level(total: float, boundaries: tuple[float, float, float] = LEVEL_BOUNDARIES) -> int:
     """Level 1 (best) to 4 from a total score; a total equal to a boundary belongs to the better level.
 
-    The paper sorts models into four levels without stating boundaries. The defaults are our reading of
-    Table 4: 4.00 is level 1; 3.14 down to 2.75 level 2; 2.70 down to 2.20 level 3; 1.84 level 4. So level 1
-    starts at 3.5, level 2 at 2.75 (DoctorGLM's 2.75 is level 2, ChatGLM's 2.70 level 3), level 3 at 2.0.
+    The paper sorts models into four levels without stating boundaries. Its Table 4 prints each level once,
+    beside the middle row of the level's block, and its text says "most medical LLMs are placed in Level 3";
+    together: 4.00 is level 1; 3.14 down to 3.00 level 2; 2.75 (DoctorGLM) down to 2.20 level 3 (four of the
+    six medical models); 1.84 level 4. The defaults are round numbers inside the gaps (4.00 | 3.14,
+    3.00 | 2.75, 2.20 | 1.84), far enough from both sides that the rounding of the printed totals (±0.0125)
+    cannot move a model across.
     """
     if len(boundaries) != 3 or not all(a > b for a, b in zip(boundaries, boundaries[1:], strict=False)):
         raise MedprobeError(f"level boundaries must be three strictly decreasing totals, got {boundaries}")
