@@ -19,8 +19,9 @@ from medprobe.jsonl import write_records
 from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk.alignment import read_sheet, write_sheet
 from medprobe.methods.meddisk.build import build_probes
+from medprobe.methods.meddisk.entities import rule_entities
 from medprobe.methods.meddisk.instructions import answer_prefix, instruction, question
-from medprobe.methods.meddisk.postprocess import answer_span, load_extractor, postprocess, rule_entities
+from medprobe.methods.meddisk.postprocess import Span, answer_span, load_extractor, postprocess
 from medprobe.records import Probe, Response
 from medprobe.sources.kb import load_kb
 
@@ -47,29 +48,58 @@ def write_kb(path: Path, language: str = "en", n: int = 12) -> Path:
 # --- instructions and post-processing ---------------------------------------------------------------
 
 
-def test_every_aspect_has_an_instruction_in_both_languages() -> None:
+# The aspects for which the paper's instructions offer "None" (Tables 9-10); the others always have an answer.
+PAPER_NONE_ASPECTS = {
+    "patient_population", "prevalence_ages", "onset_ages", "associated_symptoms", "differential_symptoms",
+    "secondary_diseases", "medications", "surgical_procedures", "laboratory_examinations", "auxiliary_examinations",
+    "departments",
+}
+
+
+def test_instructions_follow_the_papers_structure() -> None:
     for aspect in ASPECTS:
         en, zh = instruction(aspect.key, "gout", "en"), instruction(aspect.key, "痛风", "zh")
         assert "gout" in en and "痛风" in zh
+        assert ('"None"' in en) == ("“无”" in zh) == (aspect.key in PAPER_NONE_ASPECTS), aspect.key
         if aspect.type == "enumerated":
-            assert '"None"' in en and "“无”" in zh and "semicolons" in en
+            assert "as many" in en and "尽量多" in zh and "semicolons (;)" in en and "分号" in zh, aspect.key
 
 
 @pytest.mark.parametrize(
-    ("reply", "expected", "found"),
+    ("aspect", "prefix", "asked"),
     [
-        ("The primary symptoms of gout include: joint pain; swelling.\n\nQuestion: next", "joint pain; swelling.", True),
-        ("the primary symptoms of Gout are redness, heat", "redness, heat", True),
-        ("Joint pain and swelling", "Joint pain and swelling", False),
-        ("The primary symptoms of some other disease include: rash", "rash", False),
+        ("primary_symptoms", "The primary symptoms of gout include: ", "Question: What are the primary symptoms of gout?"),
+        ("patient_population", "The patient population of gout includes: ", "Question: What is the patient population of gout?"),
+        ("severity_level", "The severity level of gout is: ", "Question: What is the severity level of gout?"),
+        ("laboratory_examinations", "The abnormal laboratory findings of gout include: ",
+         "Question: What are the abnormal laboratory findings of gout?"),
     ],
 )
-def test_answer_span(reply: str, expected: str, found: bool) -> None:
-    assert answer_span(reply, "primary_symptoms", "gout", "en") == (expected, found)
+def test_answer_sentence_agrees_with_the_aspect(aspect: str, prefix: str, asked: str) -> None:
+    assert answer_prefix(aspect, "gout", "en") == prefix
+    assert question(aspect, "gout", "en") == asked
+
+
+def test_chinese_answer_sentence() -> None:
+    assert answer_prefix("primary_symptoms", "痛风", "zh") == "痛风的常见症状包括："
+    assert answer_prefix("severity_level", "痛风", "zh") == "痛风的危重等级为："
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected", "source"),
+    [
+        ("The primary symptoms of gout include: joint pain; swelling.\n\nQuestion: next", "joint pain; swelling.", "answer pattern"),
+        ("the primary symptoms of Gout are redness, heat", "redness, heat", "answer pattern"),
+        ("Joint pain and swelling", "Joint pain and swelling", "whole reply"),
+        ("The primary symptoms of some other disease include: rash", "rash", "pattern, other name"),
+    ],
+)
+def test_answer_span(reply: str, expected: str, source: str) -> None:
+    assert answer_span(reply, "primary_symptoms", "gout", "en") == Span(expected, source)
 
 
 def test_answer_span_in_chinese() -> None:
-    assert answer_span("痛风的常见症状包括：关节痛；红肿", "primary_symptoms", "痛风", "zh") == ("关节痛；红肿", True)
+    assert answer_span("痛风的常见症状包括：关节痛；红肿", "primary_symptoms", "痛风", "zh") == Span("关节痛；红肿", "answer pattern")
 
 
 def test_rule_entities() -> None:
@@ -83,7 +113,7 @@ def test_postprocess_by_type() -> None:
     enumerated = postprocess("The primary symptoms of gout include: pain; swelling; pain", "primary_symptoms", "gout", "en")
     assert enumerated.entities == ("pain", "swelling") and enumerated.text == "pain swelling"
     assert postprocess("None.", "primary_symptoms", "gout", "en").said_none
-    assert postprocess("The severity level of gout include: level 3", "severity_level", "gout", "en").number == 3.0
+    assert postprocess("The severity level of gout is: level 3", "severity_level", "gout", "en").number == 3.0
     assert postprocess("危重等级为二级", "severity_level", "痛风", "zh").number == 2.0
     assert math.isnan(postprocess("I am not sure", "severity_level", "gout", "en").number)
     text = "Complete blood count (raised white cells)"

@@ -25,8 +25,13 @@ SETTINGS = ("instruct", "base")
 N_DEMOS = 5
 DEMO_ENTITIES = 8
 DEMO_CHARS = 240
-INSTRUCT = GenerationParams(temperature=0.0, max_tokens=160, stop=["\n\n", "\nQuestion:", "\n问题："])
-BASE = GenerationParams(temperature=0.0, max_tokens=160, stop=["\n"])
+MAX_TOKENS = 160
+# Where generation stops. Chat models put their lists after a blank line, so a blank line is no stop:
+# the whole answer is kept and post-processing (which cuts at these same strings) drops what follows
+# it. A base model continues the open answer sentence, and its next line is a new example.
+STOPS: dict[str, list[str]] = {"instruct": ["\nQuestion:", "\n问题："], "base": ["\n"]}
+INSTRUCT = GenerationParams(temperature=0.0, max_tokens=MAX_TOKENS, stop=STOPS["instruct"])
+BASE = GenerationParams(temperature=0.0, max_tokens=MAX_TOKENS, stop=STOPS["base"])
 
 
 def reference_text(value: AspectValue) -> str:

@@ -1,17 +1,25 @@
 """Turning a recall reply into something comparable with the knowledge base (paper 000,
-Appendix D and E).
+Appendix D and E), and saying how each reply was read.
 
-1. The answer span: the text after the answer pattern the examples showed ("The <aspect> of
+1. Clean-up: a reasoning block (``<think>…</think>``) is removed; the reply is cut at the
+   setting's stop strings, exactly where generation stops, so a replayed reply (recorded
+   without stops) and a live one score the same.
+2. The answer span: the text after the answer pattern the examples showed ("The <aspect> of
    <disease> include:" / "<disease>的<aspect>包括："); a reply without the pattern is kept whole,
    as in the paper. A reply that uses the pattern with another disease's name (small models
-   copy an example) loses that prefix too, so its words are not scored; only the right
-   disease counts as "pattern found". The span ends at a blank line or at another question.
-2. By aspect type: enumerated -> a list of entities (the extractor below; pluggable with
-   ``-X extractor=module:function``), numeric -> the first number (NaN when there is none),
-   declarative -> the span unchanged. "None" / 无 (the instructed answer for unknown) -> empty.
+   copy an example) loses that prefix too, so its words are not scored; only the right disease
+   counts as "pattern found".
+3. What follows the answer is cut: chatter ("I hope this helps", "Note: …", 希望对您有帮助,
+   建议及时就医) from its first sentence on, and, after a blank line, any paragraph that is
+   neither a list nor announced by a line ending in a colon. Chat models put their lists after
+   a blank line, so a blank line alone never ends the answer.
+4. By aspect type: enumerated -> a list of entities (``medprobe.methods.meddisk.entities``;
+   pluggable with ``-X extractor=module:function``), numeric -> the severity level the reply
+   gives, declarative -> the span. "None" / 无 (the instructed answer for unknown) -> empty.
 
-The paper extracts entities with an in-house medical NER model; medprobe's default is a
-transparent rule-based splitter, and any callable ``(text, language) -> list[str]`` can replace it.
+Every reply is read by one rule family, tallied per aspect in the report: "answer pattern",
+"pattern, other name", "whole reply" (the span's source), "number" / "no number" / "several
+numbers" (severity level), "none", "unparsed" (nothing left to score) and "no reply".
 """
 
 from __future__ import annotations
@@ -25,29 +33,73 @@ from functools import cache
 
 from medprobe.aspects import AspectType, get_aspect
 from medprobe.errors import MedprobeError
+from medprobe.methods.meddisk.build import STOPS
+from medprobe.methods.meddisk.entities import BULLET, is_none, rule_entities
+from medprobe.parsing.reading import NO_REPLY, UNPARSED
+from medprobe.parsing.reply_text import strip_reasoning
 
 EntityExtractor = Callable[[str, str], list[str]]
 
-_SPLIT = re.compile(r"[;；,，、/\n]|\s+(?:and|or)\s+|(?<=[\u4e00-\u9fff])(?:和|及|或)(?=[\u4e00-\u9fff])")
-_BULLET = re.compile(r"^\s*(?:[-*•·]|\(?\d+[.、)）]|[a-z][.)])\s*", re.IGNORECASE)
-_LEAD = re.compile(r"^(?:such as|including|e\.g\.|for example|mainly|例如|包括|主要有|如)\s*", re.IGNORECASE)
-_TRAIL = re.compile(r"(?:\s*(?:etc\.?|and so on|and others)|等等|等)\s*$", re.IGNORECASE)
-_NONE = {"none", "no", "unknown", "not known", "n/a", "无", "不详", "不明", "暂无", "没有"}
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_CN_DIGITS = str.maketrans({"一": "1", "二": "2", "三": "3", "四": "4"})
-_STOP = re.compile(r"\n\s*\n|\n\s*(?:Question:|问题：)")
+ANSWER_PATTERN = "answer pattern"
+OTHER_NAME = "pattern, other name"
+WHOLE_REPLY = "whole reply"
+SAID_NONE = "none"
+NUMBER = "number"
+NO_NUMBER = "no number"
+SEVERAL_NUMBERS = "several numbers"
+#: families of replies that yielded nothing to score although the model may have answered
+NOT_READ = frozenset({UNPARSED, NO_REPLY, NO_NUMBER, SEVERAL_NUMBERS})
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_LEAD_IN = re.compile(r"[:：][*_\s]*$")
+_CHATTER_EN = (
+    r"I hope|Hope (?:this|that|it)|Let me know|Feel free|Please (?:consult|note|seek|see|remember|keep|let)|"
+    r"Notes?\s*:|Note that|Disclaimer|Keep in mind|Remember\b|It(?: is|'s) (?:important|essential|always|best|advisable|recommended)|"
+    r"Consult (?:a|an|your|with)|Always consult|If you (?:have|are|suspect|experience|think|need|notice)|"
+    r"As an AI|I(?: am|'m) not a (?:doctor|medical|physician)"
+)
+_CHATTER_ZH = (
+    r"希望(?:以上|这些|对您|能|本)|以上(?:信息|内容|回答|仅供|建议)|仅供参考|如有(?:疑问|不适|需要|其他|任何)|"
+    r"请(?:咨询|及时就|尽早就|尽快就|在医生|遵医嘱|到医院|注意)|建议(?:您|咨询|及时就|尽早就|尽快就|就医|到医院|前往医院)|"
+    r"(?:温馨)?提示[:：]|注意[:：]|注[:：]|备注[:：]|需要注意的是|免责声明"
+)
+# Chatter counts from the start of a line, a sentence or a list item.
+_CHATTER = re.compile(
+    rf"(?:^|(?<=[.!?。！？;；,，、]))[ \t]*(?:[-*•>]\s*)?[*_]*(?:{_CHATTER_EN}|{_CHATTER_ZH})", re.IGNORECASE | re.MULTILINE
+)
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?=\s|$)")
+# A Chinese numeral counts only before 级 (三级, 第二级): 等级一般为三级 gives 3, not the 一 of 一般.
+_LEVEL_PHRASE = re.compile(
+    r"(?:level|grade)\s*(?:is\s*)?[:：]?\s*(\d+)|(\d+|[一二三四])\s*级|等级\s*(?:为|是|属于)?\s*[:：]?\s*第?\s*(\d+)",
+    re.IGNORECASE,
+)
+_BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?!\.?\d)")
+_HAN_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 
 @dataclass(frozen=True)
 class Extracted:
     """A post-processed answer: ``text`` is what gets scored (entities joined by spaces for
-    enumerated aspects), ``entities`` the list, ``number`` the numeric value."""
+    enumerated aspects), ``rule`` the family that read it, ``entities`` the list, ``number``
+    the severity level (NaN when none was read)."""
 
     text: str
+    rule: str
     entities: tuple[str, ...] = ()
     number: float = math.nan
     pattern_found: bool = False
-    said_none: bool = False
+
+    @property
+    def said_none(self) -> bool:
+        return self.rule == SAID_NONE
+
+
+@dataclass(frozen=True)
+class Span:
+    """The answer part of a reply and where it came from (answer pattern, other name, whole reply)."""
+
+    text: str
+    source: str
 
 
 def _pattern(aspect_name: str, disease: str | None, language: str) -> re.Pattern[str]:
@@ -55,32 +107,69 @@ def _pattern(aspect_name: str, disease: str | None, language: str) -> re.Pattern
     d = re.escape(disease) if disease is not None else (r"[^\n：:]{1,80}?" if language == "zh" else r"[^\n:]{1,120}?")
     a = re.escape(aspect_name)
     if language == "zh":
-        return re.compile(rf"{d}\s*的\s*{a}\s*(?:为|包括|是|有)\s*[:：]?\s*", re.DOTALL)
-    return re.compile(rf"(?:the\s+)?{a}\s+of\s+{d}\s+(?:include|includes|are|is|consist of)\s*:?\s*", re.IGNORECASE | re.DOTALL)
+        verb = r"(?:主要|一般|通常|常见)?(?:为|包括|是|有|如下)"
+        return re.compile(rf"{d}\s*的\s*{a}\s*(?:{verb}\s*[:：]?|[:：])\s*", re.DOTALL)
+    verb = r"(?:\s+(?:may|can|commonly|typically|usually|often|mainly))?\s+(?:include|includes|are|is|consists? of)\b"
+    return re.compile(rf"(?:the\s+)?{a}\s+of\s+{d}(?:{verb}\s*:?|\s*:)\s*", re.IGNORECASE | re.DOTALL)
 
 
-def answer_span(reply: str, aspect: str, disease: str, language: str) -> tuple[str, bool]:
-    """The answer part of a reply, and whether the answer pattern was found."""
-    name = get_aspect(aspect).name(language)
-    match = _pattern(name, disease, language).search(reply)
-    other = None if match else _pattern(name, None, language).search(reply)
-    span = reply[(match or other).end():] if (match or other) else reply
-    stop = _STOP.search(span)
-    return (span[: stop.start()] if stop else span).strip(), match is not None
+def cut_at_stops(reply: str, stops: list[str]) -> str:
+    """The reply up to the first stop string, as generation with these stops would have ended it."""
+    ends = [i for i in (reply.find(stop) for stop in stops) if i >= 0]
+    return reply[: min(ends)] if ends else reply
 
 
-def rule_entities(text: str, language: str) -> list[str]:
-    """Split on separators, strip bullets, lead-ins and "etc."; drop "None"; keep first spellings."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for part in _SPLIT.split(text):
-        item = _TRAIL.sub("", _LEAD.sub("", _BULLET.sub("", part))).strip(" \t.。:：'\"“”()（）")
-        key = item.casefold()
-        if not item or key in _NONE or key in seen:
+def _answer_part(text: str) -> str:
+    """The answer without what follows it: chatter from its first sentence on (unless the text opens
+    with it), then the first paragraph and the list paragraphs that continue it."""
+    text = text.strip()
+    chatter = next((m for m in _CHATTER.finditer(text) if m.start() > 0), None)
+    if chatter:
+        text = text[: chatter.start()]
+    kept: list[str] = []
+    for block in (b.strip() for b in _BLANK_LINE.split(text)):
+        if not block:
             continue
-        seen.add(key)
-        out.append(item)
-    return out
+        continues = BULLET.match(block) or _LEAD_IN.search(block.split("\n", 1)[0])
+        if kept and not (continues or _LEAD_IN.search(kept[-1])):
+            break
+        kept.append(block)
+    return "\n".join(kept).strip()
+
+
+def answer_span(reply: str, aspect: str, disease: str, language: str, setting: str = "instruct") -> Span:
+    """The answer part of a (reasoning-free) reply, and where it came from."""
+    text = cut_at_stops(reply, STOPS[setting])
+    name = get_aspect(aspect).name(language)
+    match = _pattern(name, disease, language).search(text)
+    other = None if match else _pattern(name, None, language).search(text)
+    source = ANSWER_PATTERN if match else OTHER_NAME if other else WHOLE_REPLY
+    found = match or other
+    return Span(_answer_part(text[found.end():] if found else text), source)
+
+
+def _level_value(numeral: str) -> int:
+    return _HAN_DIGITS[numeral] if numeral in _HAN_DIGITS else int(numeral)
+
+
+def level_number(text: str) -> tuple[float, str]:
+    """The severity level a reply gives, and the rule family: "number", "no number" or "several numbers".
+
+    The first sentence that names a number decides. A level phrase ("4级", "三级", "level 2",
+    "等级为3") wins over other numbers in its sentence, so 一 in 一般 or "24 hours" are not levels;
+    a sentence naming two different levels is not read (no guessing). A bare Chinese numeral is read
+    only as the whole answer ("三").
+    """
+    if text.strip(" .。") in _HAN_DIGITS:
+        return float(_HAN_DIGITS[text.strip(" .。")]), NUMBER
+    for sentence in _SENTENCE_END.split(text):
+        levels = {_level_value(next(g for g in m.groups() if g)) for m in _LEVEL_PHRASE.finditer(sentence)}
+        values = levels or {int(m.group()) for m in _BARE_NUMBER.finditer(sentence)}
+        if len(values) == 1:
+            return float(values.pop()), NUMBER
+        if values:
+            return math.nan, SEVERAL_NUMBERS
+    return math.nan, NO_NUMBER
 
 
 @cache
@@ -95,20 +184,22 @@ def load_extractor(spec: str = "rules") -> EntityExtractor:
         raise MedprobeError(f"cannot load the entity extractor '{spec}': {exc}", field="-X extractor", hint="use module:function") from None
 
 
-def first_number(text: str, language: str) -> float:
-    found = _NUMBER.search(text.translate(_CN_DIGITS) if language == "zh" else text)
-    return float(found.group()) if found else math.nan
-
-
-def postprocess(reply: str, aspect: str, disease: str, language: str, extractor: EntityExtractor = rule_entities) -> Extracted:
-    span, found = answer_span(reply, aspect, disease, language)
-    if span.strip(" .。").casefold() in _NONE:
-        return Extracted("", pattern_found=found, said_none=True)
+def postprocess(
+    reply: str, aspect: str, disease: str, language: str, extractor: EntityExtractor = rule_entities, setting: str = "instruct"
+) -> Extracted:
+    """Read one reply (see the module docstring); an empty or all-reasoning reply is "unparsed"."""
+    cleaned = strip_reasoning(reply)
+    if cleaned.unfinished or not cleaned.text:
+        return Extracted("", UNPARSED)
+    span = answer_span(cleaned.text, aspect, disease, language, setting)
+    found = span.source == ANSWER_PATTERN
+    if is_none(span.text):
+        return Extracted("", SAID_NONE, pattern_found=found)
     kind = get_aspect(aspect).type
-    if kind is AspectType.ENUMERATED:
-        entities = tuple(extractor(span, language))
-        return Extracted(" ".join(entities), entities, pattern_found=found, said_none=not entities)
     if kind is AspectType.NUMERIC:
-        number = first_number(span, language)
-        return Extracted("" if math.isnan(number) else f"{number:g}", number=number, pattern_found=found)
-    return Extracted(span, pattern_found=found)
+        number, rule = level_number(span.text)
+        return Extracted("" if math.isnan(number) else f"{number:g}", rule, number=number, pattern_found=found)
+    if kind is AspectType.ENUMERATED:  # headings ("Less common:") name no entity
+        entities = tuple(extractor("\n".join(line for line in span.text.splitlines() if not _LEAD_IN.search(line)), language))
+        return Extracted(" ".join(entities), span.source if entities else UNPARSED, entities, pattern_found=found)
+    return Extracted(span.text, span.source if span.text else UNPARSED, pattern_found=found)

