@@ -374,16 +374,14 @@ def compare(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="also write the Markdown table here")] = None,
 ) -> None:
     """Welch's t-test per aspect, A against B (paper Table 5; * marks p < 0.05, positive t: A higher)."""
-    from medprobe.methods.meddisk.runs import scored_items, scores_by_aspect
+    from medprobe.methods.meddisk.runs import comparable_runs, scores_by_aspect
     from medprobe.metrics.compare import welch_by_aspect, welch_table
     from medprobe.metrics.grading import METRICS, check_metric
 
-    a, b = scored_items(run_a), scored_items(run_b)
-    columns = {}
-    for name in metric or list(METRICS):
-        check_metric(name)
-        columns[name] = welch_by_aspect(scores_by_aspect(a, name), scores_by_aspect(b, name))
-    text = f"A: {a[0]['model'] if a else run_a}  B: {b[0]['model'] if b else run_b}\n\n" + welch_table(columns)
+    names = [check_metric(name) for name in metric or list(METRICS)]
+    a, b = comparable_runs(run_a, run_b, names)
+    columns = {name: welch_by_aspect(scores_by_aspect(a.items, name), scores_by_aspect(b.items, name)) for name in names}
+    text = f"A: {a.model} ({a.setting})  B: {b.model} ({b.setting})\n\n" + welch_table(columns)
     print(text)
     if output:
         output.write_text(text + "\n", encoding="utf-8")

@@ -22,7 +22,7 @@ from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probe
 from medprobe.methods.meddisk.instructions import template_hash
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
 from medprobe.methods.meddisk.score import score as score_responses
-from medprobe.metrics.grading import METRICS, format_total
+from medprobe.metrics.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.records import Probe, Response
 from medprobe.report.markdown import md_table, pct
 from medprobe.report.svg import tier_bars, value_bars
@@ -69,11 +69,18 @@ class MedDisKMethod:
         raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
-        """One leaderboard row (paper Table 4)."""
+        """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge
+        asked about (language · points · digest), the embedder, the metrics graded and the Chinese tokenizer."""
         m = summary["metrics"]
         d = m["mean_distribution"]
+        knowledge = m.get("knowledge")
+        scoring = m["scoring"]
         return {"CW %": pct(d["CW"]), "PC %": pct(d["PC"]), "BC %": pct(d["BC"]), "total score": format_total(m["total_score"]),
-                "level": str(m["level"]), "_sort": f"{m['total_score']:012.6f}"}
+                "level": str(m["level"]),
+                "knowledge points": f"{knowledge['language']} · {knowledge['points']} · {knowledge['digest']}" if knowledge else "–",
+                "embedder": scoring["embedder"], "graded": "+".join(METRIC_NAMES[k] for k in m["graded_metrics"]),
+                "tokenizer": scoring["tokenizer"] if knowledge and knowledge["language"] == "zh" else "–",
+                "_sort": f"{m['total_score']:012.6f}"}
 
     def table(self, summary: dict[str, Any]) -> Table:
         m = summary["metrics"]
@@ -118,7 +125,7 @@ class MedDisKMethod:
             "",
             f"Embedding model: `{m['scoring']['embedder']}`; thresholds: {m['scoring']['thresholds']}; Chinese tokens: "
             f"{m['scoring']['tokenizer']}; entity extractor: `{m['scoring']['extractor']}`. Levels are our reading of the paper's "
-            "Table 4 (total ≥ 3.5 → 1, ≥ 2.75 → 2, ≥ 2.0 → 3, else 4).",
+            f"Table 4 (total ≥ {LEVEL_BOUNDARIES[0]:g} → 1, ≥ {LEVEL_BOUNDARIES[1]:g} → 2, ≥ {LEVEL_BOUNDARIES[2]:g} → 3, else 4).",
             "",
             f"Post-processing: answer pattern found in {pct(post['pattern_found_rate'])}% of replies; 'None' answers "
             f"{pct(post['said_none_rate'])}%; empty after post-processing {pct(post['empty_answer_rate'])}%; failed requests "
