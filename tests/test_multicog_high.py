@@ -214,6 +214,9 @@ def test_dialogues_end_to_end_with_transcripts_and_rescore(tmp_path: Path) -> No
     assert item["score"] == pytest.approx((9 / 10 + 1 / 4 + 1) / 3)
     transcripts = [json.loads(line) for line in (outcome.path / "transcripts.jsonl").open()]
     assert len(transcripts) == 16 and transcripts[0]["transcript"][0]["role"] == "assistant"
+    reading = outcome.summary["reading"]["high: dialogue turns"]
+    assert sum(reading.values()) == sum(t["turns"] for t in transcripts) and reading["diagnosis"] == 16
+    assert "unparsed" not in reading and "How answers were read" in (outcome.path / "report.md").read_text()
     assert sent == mock.requests and again.summary["run"]["sent"] == 0, "a rerun replays every turn from the cache"
     assert again.summary["metrics"] == outcome.summary["metrics"]
     re_scored = rescore("multicog", outcome.path, "medprobe", BuildOptions(), out=tmp_path / "re", reference_compatible=False)
@@ -293,3 +296,22 @@ def test_a_reply_after_a_summary_keeps_the_instructions_and_the_summary(pneumoni
     say(ep, "Rationale: x\nImaging scans: chest x-ray")
     assert [m.role for m in ep.request().messages] == ["system", "user", "assistant", "user", "assistant", "user"]
     assert ep.rolled_back == 1 and "Summary of the consultation" in ep.request().messages[1].content
+
+
+def test_reasoning_blocks_are_removed_before_the_reply_is_read(pneumonia: Case) -> None:
+    ep = episode(pneumonia)
+    say(ep, "<think>Lab Tests: CBC would help later.</think>\nAction: PE")
+    assert ep.done_actions == ["PE"], "the thinking's list header must not make the reply an exam list"
+    assert ep.messages[2].content == "Action: PE" and ep.transcript[0]["role"] == "reasoning"
+
+
+def test_every_dialogue_turn_is_read_as_one_family(pneumonia: Case) -> None:
+    ep = episode(pneumonia)
+    for text in ("Rationale: x\nAction: LAB", "Rationale: x\nLab Tests: serum unobtainium", "Rationale: x\nLab Tests: CBC",
+                 "let me think", "Rationale: x\nAction: OUTPUT", "I need more time", "Diagnosis: pneumonia"):
+        say(ep, text)
+    assert ep.readings == ["action line", "exam list, none available", "exam list", "unparsed", "action line",
+                           "unparsed", "diagnosis"]
+    ep = episode(pneumonia)
+    say(ep, None, error="HTTP 500: boom")
+    assert ep.readings == ["no reply"]

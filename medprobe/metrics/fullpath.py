@@ -4,16 +4,17 @@ Pure arithmetic over per-case outcomes, as the reference's ``get_diagnosis_resul
 a case's end-point score is whether the diagnosis is right, its full-path score is that times
 its ``complete_index`` (the mean exam recall over the exam types its record holds), and each run
 reports micro (over cases) and macro (over diseases) averages. Runs are then summarised as
-mean ± SE.
+mean ± SE over runs (as the paper reports), and the error bar that also covers the sampling of
+cases comes from a seeded bootstrap over cases (``bootstrap_over_cases``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from medprobe.metrics.stats import mean, mean_se
+from medprobe.metrics.stats import bootstrap_se, mean, mean_se
 
 
 def type_recall(requested: set[str], record: set[str]) -> float | None:
@@ -104,3 +105,31 @@ def over_runs(per_run: list[dict[str, float | None]]) -> dict[str, dict[str, Any
         average, se = mean_se(values)
         summary[key] = {"mean": average, "se": se, "runs": len(values)}
     return summary
+
+
+def bootstrap_over_cases(per_run: dict[int, list[CaseOutcome]], *, resamples: int = 1000, seed: int = 0) -> dict[str, float | None]:
+    """SE of every run-averaged number when the cases themselves are resampled (seeded bootstrap).
+
+    The SE over runs says how much a score moves when the same cases are played again; a case set
+    is also a sample (AgentClinic has one or two cases per disease). The headline numbers are macro
+    averages over diseases, so a resample draws *diseases* with replacement, each with all its cases
+    and their episodes of every run, and a disease drawn twice counts twice (drawing single cases
+    would merge repeats of a disease into one macro entry and shrink the spread). The spread then
+    covers both the case sampling and the run-to-run noise. Statistic: ``run_scores`` per run,
+    averaged over runs.
+    """
+    runs = sorted(per_run)
+    clusters: dict[str, dict[int, list[CaseOutcome]]] = {}
+    for run in runs:
+        for outcome in per_run[run]:
+            clusters.setdefault(outcome.disease, {}).setdefault(run, []).append(outcome)
+
+    def statistic(drawn: Sequence[dict[int, list[CaseOutcome]]]) -> dict[str, float | None]:
+        scores = []
+        for run in runs:
+            outcomes = [replace(o, disease=str(k)) for k, cluster in enumerate(drawn) for o in cluster.get(run, [])]
+            if outcomes:
+                scores.append(run_scores(outcomes))
+        return {key: entry["mean"] for key, entry in over_runs(scores).items()}
+
+    return bootstrap_se(list(clusters.values()), statistic, resamples=resamples, seed=seed)

@@ -143,24 +143,28 @@ class MultiCogMethod:
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         static = [p for p in probes if p.meta.get("level") != "high"]
         talks = [p for p in probes if p.meta.get("level") == "high"]
-        items, metrics, notes, extra = [], {}, [], {}
+        items, metrics, notes, extra, reading = [], {}, [], {}, {}
         if static:
             lm_items, metrics["lowmid"] = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
             items += lm_items
         if talks:
-            hi_items, metrics["high"], transcripts, hi_notes = dialogue.score_high(talks, responses, seed=options.seed)
-            items += hi_items
-            notes += hi_notes
-            extra["transcripts.jsonl"] = transcripts
+            high = dialogue.score_high(talks, responses, seed=options.seed)
+            items += high.items
+            metrics["high"] = high.metrics
+            notes += high.notes
+            extra["transcripts.jsonl"] = high.transcripts
+            reading.update(high.reading)
         metrics["levels"] = self._levels(metrics)
-        return ScoreResult(items, metrics, notes, extra)
+        return ScoreResult(items, metrics, notes, extra, reading)
 
     @staticmethod
     def _levels(metrics: dict[str, Any]) -> dict[str, Any]:
-        """Low and mid (normalized, macro over datasets) and high (macro full-path accuracy)."""
+        """Low and mid (normalized, macro over datasets) and high (macro full-path accuracy; its SE
+        from the bootstrap over cases, which includes the run-to-run spread)."""
         levels = dict(metrics.get("lowmid", {}).get("levels", {}))
         if "high" in metrics and "macro_full_path" in metrics["high"]:
-            levels["high"] = {"normalized": metrics["high"]["macro_full_path"]["mean"], "se": metrics["high"]["macro_full_path"]["se"]}
+            full_path = metrics["high"]["macro_full_path"]
+            levels["high"] = {"normalized": full_path["mean"], "se": full_path.get("se_cases", full_path["se"])}
         return levels
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
@@ -186,7 +190,7 @@ class MultiCogMethod:
             h = m["high"]
             for key, label in (("macro_end_point", "diagnosis (end-point)"), ("exam_recall", "exam recall"), ("macro_full_path", "full-path")):
                 if key in h:
-                    table.add_row(label, "cases", pct_pm(h[key]["mean"], h[key]["se"]), "", "", str(h["episodes"]))
+                    table.add_row(label, "cases", pct_pm(h[key]["mean"], h[key].get("se_cases")), "", "", str(h["episodes"]))
         for level, row in m.get("levels", {}).items():
             table.add_row(f"[bold]{level} level", "macro", "", f"[bold]{pct_pm(row['normalized'], row['se'])}", "", "")
         return table
@@ -212,13 +216,16 @@ class MultiCogMethod:
                       "", "MR is weighted 1/No on the question giving the right answer and (No−1)/No on the one giving a wrong answer.", ""]
         if "high" in m:
             h = m["high"]
-            rows = [[label, pct_pm(h[key]["mean"], h[key]["se"])] for key, label in (
+            rows = [[label, pct_pm(h[key]["mean"], h[key].get("se_cases")), pct_pm(h[key]["mean"], h[key]["se"])] for key, label in (
                 ("macro_end_point", "end-point accuracy (macro over diseases)"), ("macro_full_path", "full-path accuracy (macro)"),
                 ("micro_end_point", "end-point accuracy (micro)"), ("micro_full_path", "full-path accuracy (micro)"),
                 ("exam_recall", "exam recall (macro over types)"), ("recall_LAB", "lab recall"), ("recall_MICRO", "microbiology recall"),
                 ("recall_IMAGE", "imaging recall"),
             ) if key in h]
-            parts += ["## Full-path diagnosis (%, mean ± SE over runs; Table 5 shape)", "", md_table(["metric", "value"], rows), "",
+            parts += ["## Full-path diagnosis (%; Table 5 shape)", "",
+                      md_table(["metric", "mean ± SE (cases and runs)", "mean ± SE over runs (paper)"], rows), "",
+                      "The first error bar comes from a seeded bootstrap over diseases and their cases (1000 resamples), "
+                      "so it covers the sampling of cases as well as the run-to-run spread the paper reports.", "",
                       f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}. "
                       f"Invalid replies warned and rolled back: {h['rolled_back']}; chats summarized to fit the context: {h['summaries']}.",
                       f"Diagnosis match rules used: {h['match_rules']} (name = the disease label occurs in the diagnosis; "

@@ -1,8 +1,8 @@
 """What the model chose in one turn of a MultiCogEval full-path episode.
 
 Reproduces the public reference's ``action_parser`` (THUMLP/MultiCogEval,
-``scripts/evaluate_high_level.py``) as recorded in REFERENCE_METHODS §5.1, with one documented,
-opt-in deviation (§4.4 item 10, see ``parse_action``).
+``scripts/evaluate_high_level.py``) as recorded in REFERENCE_METHODS §5.1, with one documented
+deviation (§4.4 item 10, see ``parse_action``).
 """
 
 from __future__ import annotations
@@ -60,10 +60,11 @@ def parse_action(reply: str, expecting_diagnosis: bool = False) -> Action:
        contains (exact case, substring — "Action: LAB (blood work)" is LAB); none → UNPARSED.
     5. Anything else is UNPARSED.
 
-    Deviation (§4.4 item 10), off by default: the paper's OUTPUT prompt asks only for a diagnosis,
-    while the reference ends an episode only when "Treatment:" is there too. With
-    ``expecting_diagnosis=True`` (the caller has just asked for the diagnosis) "Diagnosis:" alone
-    finishes.
+    Deviation (§4.4 item 10): the paper's OUTPUT prompt asks only for a diagnosis, while the
+    reference ends an episode only when "Treatment:" is there too. With
+    ``expecting_diagnosis=True`` "Diagnosis:" alone finishes. The dialogue passes it once the model
+    has chosen OUTPUT (or been told to decide), so there a diagnosis without a treatment finishes;
+    before that a reply needs both, as in the reference.
     """
     start = reply.rfind(_RATIONALE)
     text = reply[start:] if start >= 0 else reply

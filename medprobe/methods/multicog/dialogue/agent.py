@@ -11,14 +11,21 @@ The protocol, as in the reference code:
 * an invalid reply gets a warning; when the next reply comes in, the invalid reply and the
   warning are removed from the chat (rolled back), so a slip costs a turn, not the context;
 * a list naming none of the case's items is treated as invalid ("no valid tests found");
-* once only OUTPUT is left the model is told to decide; after OUTPUT it must give a diagnosis;
-* when the chat no longer fits the context, the first turn is shortened, later turns are
-  replaced by the model's own summary (and an episode whose summary fails is stopped).
+* once only OUTPUT is left the model is told to decide; after OUTPUT it must give a diagnosis,
+  and a reply with "Diagnosis:" then finishes (before OUTPUT, as in the reference, a reply
+  finishes only with both "Diagnosis:" and "Treatment:"; see ``parse_action``);
+* each reply may use up to ``params.max_tokens`` tokens; when the chat would leave less room than
+  that in the context, the first turn is shortened, later turns are replaced by the model's own
+  summary (and an episode whose summary fails is stopped); the invalid reply pending rollback at
+  that moment is folded into the summary and not rolled back afterwards (§5.1 step 1).
+Reasoning blocks (``<think>…</think>``) are removed from each reply before it is read and before
+it joins the chat. Every model turn is read as one family (``READING_*``), which the report's
+"How answers were read" shows.
 Deviation (documented): the reference stops every open case together when *no* case of the
-batch finished for several turns (after turn 10); here each episode stops on its own — after
-``max_turns`` model turns, or after 5 invalid replies in a row (each was rolled back, so the model
-saw the same request five times) — so a case's result never depends on which other cases share
-its batch.
+batch finished for more than 3 turns after turn 10; here each episode stops on its own — after
+``max_turns`` model turns (30), or after ``MAX_INVALID_IN_A_ROW`` (5) invalid replies in a row at
+any turn (each was rolled back, so the model saw the same request five times) — so a case's
+result never depends on which other cases share its batch.
 """
 
 from __future__ import annotations
@@ -31,12 +38,22 @@ from medprobe.methods.multicog.dialogue import prompts
 from medprobe.methods.multicog.dialogue.actions import parse_action
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case
 from medprobe.methods.multicog.dialogue.exams import requested_ids, results_text
+from medprobe.parsing.reading import NO_REPLY, UNPARSED
+from medprobe.parsing.reply_text import strip_reasoning
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response, request_id
 
 ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")
 MAX_TURNS = 30
 MAX_INVALID_IN_A_ROW = 5
 CHARS_PER_TOKEN = 3.5  # conservative for English clinical text; used only to foresee overflow
+
+# How a model turn was read (the report's "How answers were read"); unreadable turns use the shared
+# ``unparsed`` / ``no reply`` families so that they count as parse failures there.
+READING_ACTION = "action line"
+READING_LIST = "exam list"
+READING_EMPTY_LIST = "exam list, none available"  # read, but naming nothing the case has
+READING_DIAGNOSIS = "diagnosis"
+READING_SUMMARY = "summary"
 
 
 def turn_seed(seed: int, run: int, turn: int) -> int:
@@ -68,6 +85,7 @@ class Episode:
     summaries: int = 0
     awaiting: str = "action"  # "action" | "summary"
     transcript: list[dict[str, Any]] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)  # one reading family per model turn
 
     # --- construction --------------------------------------------------------------------------------
 
@@ -96,6 +114,8 @@ class Episode:
     def feed(self, response: Response | None) -> None:
         """Take the model's reply to :meth:`request` (None: the run stopped before it came)."""
         self.turn += 1
+        if response is None or response.error is not None:
+            self.readings.append(NO_REPLY)
         if response is None:
             self._stop("failed", "no reply recorded (the run was interrupted)")
             return
@@ -106,7 +126,10 @@ class Episode:
                 return
             self._stop("failed", f"model error: {response.error}")
             return
-        reply = response.text
+        cleaned = strip_reasoning(response.text)
+        if cleaned.reasoning:  # the transcript keeps the whole reply; the chat only its answer part
+            self._log("reasoning", response.text)
+        reply = cleaned.text
         if self.awaiting == "summary":
             self._take_summary(reply)
         else:
@@ -146,6 +169,8 @@ class Episode:
         self._log("assistant", reply)
         expecting = "OUTPUT" in self.done_actions
         action = parse_action(reply, expecting_diagnosis=expecting)
+        lists = {"LAB_LIST": "LAB", "MICRO_LIST": "MICRO", "IMAGE_LIST": "IMAGE"}
+        self.readings.append(_reading(action.kind, expecting, lists))
         if action.kind == "FINISH":
             self.final_text = reply
             self._stop("done", "diagnosis given")
@@ -153,7 +178,6 @@ class Episode:
         if expecting:
             self._say(prompts.NO_DIAGNOSIS, wrong=True)
             return
-        lists = {"LAB_LIST": "LAB", "MICRO_LIST": "MICRO", "IMAGE_LIST": "IMAGE"}
         if self._available() == ["OUTPUT"] and action.kind not in lists:
             self.done_actions.append("OUTPUT")
             self._say(prompts.ENFORCE_DIAGNOSIS)
@@ -201,6 +225,7 @@ class Episode:
         if kind not in self.done_actions:
             self.done_actions.append(kind)
         if not valid:  # the reply is rolled back; the list request stays open, the action stays used
+            self.readings[-1] = READING_EMPTY_LIST
             self._say(prompts.NO_VALID.format(words=words) + self._choose(), wrong=True)
             return
         self.requested[kind] = sorted(valid)
@@ -241,6 +266,7 @@ class Episode:
         self._log("summary", reply)
         self.awaiting = "action"
         summary = reply.split("Summary:", 1)[-1].strip()
+        self.readings.append(READING_SUMMARY if summary else UNPARSED)
         if not summary:
             self._stop("failed", "failed to summarize the chat")
             return
@@ -278,3 +304,13 @@ class Episode:
             "final_text": self.final_text,
             "transcript": self.transcript,
         }
+
+
+def _reading(kind: str, expecting_diagnosis: bool, lists: dict[str, str]) -> str:
+    """The family a parsed reply belongs to; a reply the protocol cannot use at this point (no
+    diagnosis after OUTPUT, or no recognisable action) is ``unparsed``."""
+    if kind == "FINISH":
+        return READING_DIAGNOSIS
+    if expecting_diagnosis or kind == "UNPARSED":
+        return UNPARSED
+    return READING_LIST if kind in lists else READING_ACTION

@@ -5,7 +5,9 @@ that scoring can replay the dialogue from the recorded responses alone (no trans
 and ``medprobe score --format medprobe`` works on it). Metrics per run (REFERENCE_METHODS §5.4):
 exam recall per type and its macro over types, end-point accuracy (right diagnosis) and
 full-path accuracy (right diagnosis × exam recall), each as a macro average over diseases;
-then mean ± SE over runs.
+then mean ± SE over runs (the paper's error bar) and, beside it, the SE of a seeded bootstrap over
+diseases and their cases (``se_cases``: case sampling and run noise together), which the report
+shows as the error bar. Every model turn's reading family is tallied for "How answers were read".
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from medprobe.engine.runner import ProgressBar
 from medprobe.methods.multicog.dialogue.agent import MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case, load_cases
 from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis, match_diagnosis
-from medprobe.metrics.fullpath import CaseOutcome, complete_index, over_runs, run_scores
+from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases, complete_index, over_runs, run_scores
+from medprobe.parsing.reading import ReadingTally
 from medprobe.records import (
     AnswerFormat,
     GenerationParams,
@@ -141,12 +145,27 @@ def replay(probe: Probe, by_id: dict[str, Response], seed: int) -> Episode:
     return episode
 
 
-def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> tuple[list[ItemScore], dict[str, Any], list[dict[str, Any]], list[str]]:
+READING_TASK = "high: dialogue turns"
+
+
+@dataclass
+class HighScore:
+    items: list[ItemScore]
+    metrics: dict[str, Any]
+    transcripts: list[dict[str, Any]]
+    notes: list[str]
+    reading: dict[str, dict[str, int]]
+
+
+def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> HighScore:
     by_id = {r.request_id: r for r in responses}
     per_run: dict[int, list[CaseOutcome]] = {}
     items, transcripts, rules = [], [], {}
+    tally = ReadingTally()
     for probe in probes:
         episode = replay(probe, by_id, seed)
+        for family in episode.readings:
+            tally.add(READING_TASK, family)
         diagnosis = extract_diagnosis(episode.final_text)
         rule = rule_match(probe, diagnosis)
         verdict = by_id.get(request_id(judge_id(probe), 0))
@@ -170,7 +189,9 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> 
         )
         transcripts.append({**episode.summary(), "diagnosis": diagnosis, "match_rule": rule, "gold": probe.gold})
     runs = [run_scores(outcomes) for _, outcomes in sorted(per_run.items())]
-    metrics = over_runs(runs) if runs else {}
+    metrics: dict[str, Any] = over_runs(runs) if runs else {}
+    for key, se in bootstrap_over_cases(per_run, seed=seed).items():
+        metrics[key]["se_cases"] = se
     metrics["episodes"] = len(probes)
     metrics["finished"] = sum(1 for t in transcripts if t["status"] == "done")
     metrics["stopped"] = {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}}
@@ -180,5 +201,5 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> 
     notes = []
     if metrics["finished"] < len(probes):
         notes.append(f"{len(probes) - metrics['finished']} of {len(probes)} diagnostic dialogues ended without a diagnosis (scored 0); see transcripts.jsonl")
-    return items, metrics, transcripts, notes
+    return HighScore(items, metrics, transcripts, notes, tally.as_dict())
 
