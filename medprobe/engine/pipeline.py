@@ -324,7 +324,8 @@ def finish(
         },
         "metrics": result.metrics,
         "reading": result.reading,
-        "notes": result.notes,
+        # notes of the build or import (e.g. ids an imported result file lacks) before the scorer's
+        "notes": [*config.build_info.get("notes", []), *result.notes],
     }
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]

@@ -168,7 +168,7 @@ class MultiCogMethod:
         return levels
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
-        probes, responses, info = import_raw(path, options.name, options.repeats)
+        probes, responses, info = import_raw(path, options.name, options.repeats, release=options.data)
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:

@@ -8,6 +8,13 @@ real data, §4.4 item 1). Either the ``results`` folder or one ``{ds}_repeat`` f
 
 Each question x repeat becomes a probe whose prompt is the question text (the demos are not in the file)
 and whose reply is sample 0, so the replies are scored by medprobe's parsers like any run.
+
+Every file should answer each item once (``medprobe.sources.result_ids``). A repeated id keeps its first
+line; an id missing from a file counts as unanswered: its questions are built from the release given with
+``--data`` (a dataset folder or the folder above them) and carry an error response in every repeat, so they
+stay in the denominator and in the run's error count. The items a file should answer are the release's,
+or without ``--data`` the ids of the model's other files of that dataset; a missing item cannot be built
+without the release, so then the import stops and names the ids. Both are named in the run's notes.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines
+from medprobe.methods.multicog.lowmid.sources import classify, load_release
 from medprobe.methods.multicog.lowmid.tables import (
     ITEM_FIELDS,
     VARIANTS,
@@ -28,6 +36,7 @@ from medprobe.methods.multicog.lowmid.tables import (
 )
 from medprobe.metrics.multicog import TASKS
 from medprobe.records import Probe, Response
+from medprobe.sources.result_ids import IdCheck, not_answerable, union
 
 SUFFIX = "_results.json"
 
@@ -80,39 +89,91 @@ def _replies(task: str, entry: list[Any], repeats: int | None, path: Path, line:
     return replies, d
 
 
-def import_raw(folder: Path, model: str | None, repeats: int | None) -> tuple[list[Probe], list[Response], dict[str, Any]]:
+def _releases(spec: str | None) -> dict[str, dict[str, dict[Any, list[Any]]]]:
+    """dataset -> task -> id -> row of the release given with ``--data`` (none without it)."""
+    if spec is None:
+        return {}
+    kind = classify(spec)
+    if kind not in ("release", "release-root"):
+        raise MedprobeError("expected the MultiCogEval release the results answer", file=spec, field="--data",
+                            hint="a dataset folder with MCQ/, SV/, AE/, MR/ each holding test.json, or the folder above such folders")
+    root = Path(spec)
+    folders = [root] if kind == "release" else [child for child in sorted(root.iterdir()) if (child / "MCQ" / "test.json").exists()]
+    found = {}
+    for folder in folders:
+        dataset = load_release(folder, TASKS, limit=None, seed=0)
+        found[dataset.name] = {task: {row[0]: row for row in rows} for task, rows in dataset.tables.items()}
+    return found
+
+
+def _read_file(task: str, path: Path, repeats: int | None, release: dict[Any, list[Any]] | None) -> tuple[IdCheck, list[tuple[list[Any], list[str] | None, int]]]:
+    """The id check of one result file and its (row, replies, repeats) for the first line of each id."""
+    check = IdCheck(path)
+    answered: list[tuple[list[Any], list[str] | None, int]] = []
+    d = repeats
+    for line, entry in iter_json_lines(path):
+        row = check_row(task, entry, Where(path, line=line))
+        replies, d = _replies(task, entry, d, path, line)
+        if release is not None and row[0] not in release:
+            raise MedprobeError(f"id {row[0]!r} is not in the release given with --data", file=path, line=line, field="[0]")
+        if check.first(row[0], line):
+            answered.append((row, replies, d))
+    return check, answered
+
+
+def import_raw(folder: Path, model: str | None, repeats: int | None, *, release: str | None = None) -> tuple[list[Probe], list[Response], dict[str, Any]]:
     """Probes, responses and provenance from a reference result folder (``repeats`` None: inferred from
-    the first line of each file, and every line must agree)."""
+    the first line of each file, and every line must agree; ``release``: the release the results answer,
+    whose rows stand in for items a file lacks)."""
     folders = _dataset_folders(folder)
     model = _pick_model(folder, _models(folders), model)
+    releases = _releases(release)
     probes: list[Probe] = []
     responses: list[Response] = []
-    info: dict[str, Any] = {"format": "multicogeval-raw", "source": str(folder), "model": model, "datasets": {}, "missing": []}
+    info: dict[str, Any] = {"format": "multicogeval-raw", "source": str(folder), "model": model, "release": release,
+                            "datasets": {}, "missing": [], "id_checks": [], "notes": []}
     seen_repeats: set[int] = set()
     for name, ds_folder in folders:
         dataset = Dataset(name, "multicogeval-raw", str(ds_folder))
-        answered: list[tuple[str, list[Any], list[str], int]] = []
+        rows_of = releases.get(name)
+        if releases and rows_of is None:
+            raise MedprobeError(f"the release given with --data has no dataset '{name}'", file=release, field="--data",
+                                hint="it has: " + ", ".join(releases))
+        files: dict[str, tuple[IdCheck, list[tuple[list[Any], list[str] | None, int]]]] = {}
         for task in TASKS:
             path = ds_folder / task / f"{model}_{task}{SUFFIX}"
             if not path.exists():
                 info["missing"].append(f"{name}/{task}")
                 continue
-            d = repeats
-            for line, entry in iter_json_lines(path):
-                row = check_row(task, entry, Where(path, line=line))
-                replies, d = _replies(task, entry, d, path, line)
-                dataset.tables.setdefault(task, []).append(row)
-                answered.append((task, row, replies, d))
-                seen_repeats.add(d)
+            files[task] = _read_file(task, path, repeats, rows_of[task] if rows_of else None)
+        for task, (check, answered) in files.items():
+            expected = list(rows_of[task]) if rows_of else union(c for c, _ in files.values())
+            absent = check.missing(expected)
+            if absent and rows_of is None:
+                raise not_answerable(check, absent, "the MultiCogEval release folder, e.g. …/multicogeval")
+            d = max((d for _, _, d in answered), default=repeats or 1)
+            answered += [(rows_of[task][item], None, d) for item in absent] if rows_of else []
+            dataset.tables[task] = [row for row, _, _ in answered]
+            info["id_checks"].append(check.record(expected))
+            info["notes"] += [note] if (note := check.note(expected)) else []
+            seen_repeats |= {d for _, _, d in answered}
         n_options = dataset.n_options
-        for task, row, replies, d in answered:
-            for i, q in enumerate(row_questions(task, row, name, "en")):
-                for repeat in range(d):
-                    probe = question_probe(q, q.text, repeat, n_options, 0)
-                    probes.append(probe)
-                    responses.append(Response(probe_id=probe.id, text=replies[i * d + repeat]))
+        for task, (check, answered) in files.items():
+            for row, replies, d in answered:
+                for i, q in enumerate(row_questions(task, row, name, "en")):
+                    for repeat in range(d):
+                        probe = question_probe(q, q.text, repeat, n_options, 0)
+                        probes.append(probe)
+                        responses.append(_response(probe.id, replies, i * d + repeat, check.path, row[0]))
         info["datasets"][name] = {"n_options": n_options, "items": {task: len(rows) for task, rows in dataset.tables.items()}}
     if not probes:
         raise MedprobeError(f"no result files of model '{model}'", file=folder, field="--responses")
     info["repeats"] = sorted(seen_repeats)
     return probes, responses, info
+
+
+def _response(probe_id: str, replies: list[str] | None, index: int, path: Path, item: Any) -> Response:
+    """The reply of one question in one repeat, or an error response for an item the file lacks."""
+    if replies is None:
+        return Response(probe_id=probe_id, error=f"item {item} is not in {path}")
+    return Response(probe_id=probe_id, text=replies[index])
