@@ -22,7 +22,7 @@ from typing import Any
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines, read_json
 from medprobe.methods import BuildOptions, ProbeSet
-from medprobe.methods.multifacet.questions import TASKS, Question, question_probe
+from medprobe.methods.multifacet.questions import TASKS, question_probe
 from medprobe.methods.multifacet.release import ITEM_FIELDS, entry_questions
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.sources.result_ids import IdCheck, not_answerable, union
@@ -40,9 +40,13 @@ def models_in(folder: Path, cot: bool) -> list[str]:
     return sorted(names)
 
 
-def _release_items(data: str) -> dict[str, dict[Any, list[Any]]]:
-    """task -> id -> test item of the release folder given with ``--data``."""
-    items: dict[str, dict[Any, list[Any]]] = {}
+#: task -> id -> (position, test item) of the release the results answer
+ReleaseItems = dict[str, dict[Any, tuple[int, list[Any]]]]
+
+
+def _release_items(data: str) -> ReleaseItems:
+    """The test items of the release folder given with ``--data``."""
+    items: ReleaseItems = {}
     for task in TASKS:
         path = Path(data) / task / "test.json"
         rows = read_json(path) if path.is_file() else None
@@ -51,8 +55,23 @@ def _release_items(data: str) -> dict[str, dict[Any, list[Any]]]:
                 "expected the MultifacetEval release's test file (a JSON list)", file=path, field="--data",
                 hint="--data is the release folder the results answer, with MCQ/, RQ/, MAQ/, TFQ/ each holding test.json",
             )
-        items[task] = {row[0]: row for row in rows if isinstance(row, list) and row}
+        items[task] = {row[0]: (index, row) for index, row in enumerate(rows) if isinstance(row, list) and row}
     return items
+
+
+def _unanswered(task: str, check: IdCheck, absent: list[Any], release: ReleaseItems | None, data: str | None, samples: int) -> tuple[list[Probe], list[Response]]:
+    """Probes for the items a file lacks, each with an error response per sample (unanswered)."""
+    if release is None or data is None:
+        raise not_answerable(check, absent, "the MultifacetEval release folder, e.g. …/multifaceteval/medqa")
+    probes: list[Probe] = []
+    responses: list[Response] = []
+    for item in absent:
+        index, row = release[task][item]
+        for question in entry_questions(task, row, Path(data) / task / "test.json", index):
+            probes.append(question_probe(question, question.text, "en"))
+            error = f"item {item} is not in {check.path}"
+            responses += [Response(probe_id=question.probe_id, sample=k, error=error) for k in range(samples)]
+    return probes, responses
 
 
 def _pick_name(folder: Path, names: list[str], name: str | None, cot: bool) -> str:
@@ -114,13 +133,10 @@ def import_raw(folder: Path, options: BuildOptions) -> tuple[ProbeSet, list[Resp
     expected = {task: list(release[task]) if release is not None else union(checks.values()) for task in checks}
     for task, check in checks.items():
         absent = check.missing(expected[task])
-        if absent and release is None:
-            raise not_answerable(check, absent, "the MultifacetEval release folder, e.g. …/multifaceteval/medqa")
-        for item in absent:
-            assert release is not None
-            for question in entry_questions(task, release[task][item], Path(options.data or ""), 0):
-                probes.append(question_probe(question, question.text, "en"))
-                responses += _unanswered(question, check.path, samples)
+        if absent:
+            more_probes, more_responses = _unanswered(task, check, absent, release, options.data, samples)
+            probes += more_probes
+            responses += more_responses
     notes = [note for task, check in checks.items() if (note := check.note(expected[task]))]
     info = {
         "source": str(folder), "model": name, "format": "multifaceteval-raw", "missing_tasks": missing,
@@ -128,7 +144,3 @@ def import_raw(folder: Path, options: BuildOptions) -> tuple[ProbeSet, list[Resp
     }
     return ProbeSet(probes, GenerationParams(), samples, "cot-sc" if cot else "ao", info), responses
 
-
-def _unanswered(question: Question, path: Path, samples: int) -> list[Response]:
-    error = f"item {question.knowledge_point} is not in {path}"
-    return [Response(probe_id=question.probe_id, sample=k, error=error) for k in range(samples)]

@@ -106,10 +106,14 @@ def _releases(spec: str | None) -> dict[str, dict[str, dict[Any, list[Any]]]]:
     return found
 
 
-def _read_file(task: str, path: Path, repeats: int | None, release: dict[Any, list[Any]] | None) -> tuple[IdCheck, list[tuple[list[Any], list[str] | None, int]]]:
-    """The id check of one result file and its (row, replies, repeats) for the first line of each id."""
+#: one item of a result file: its row, its replies (None: not in the file, so unanswered) and its repeats
+Answered = tuple[list[Any], list[str] | None, int]
+
+
+def _read_file(task: str, path: Path, repeats: int | None, release: dict[Any, list[Any]] | None) -> tuple[IdCheck, list[Answered]]:
+    """The id check of one result file and the first line of each id."""
     check = IdCheck(path)
-    answered: list[tuple[list[Any], list[str] | None, int]] = []
+    answered: list[Answered] = []
     d = repeats
     for line, entry in iter_json_lines(path):
         row = check_row(task, entry, Where(path, line=line))
@@ -119,6 +123,17 @@ def _read_file(task: str, path: Path, repeats: int | None, release: dict[Any, li
         if check.first(row[0], line):
             answered.append((row, replies, d))
     return check, answered
+
+
+def _with_missing(check: IdCheck, answered: list[Answered], expected: list[Any], release: dict[Any, list[Any]] | None, repeats: int | None) -> list[Answered]:
+    """``answered`` and, unanswered, the release rows of the expected ids the file lacks."""
+    absent = check.missing(expected)
+    if not absent:
+        return answered
+    if release is None:
+        raise not_answerable(check, absent, "the MultiCogEval release folder, e.g. …/multicogeval")
+    d = max((d for _, _, d in answered), default=repeats or 1)
+    return answered + [(release[item], None, d) for item in absent]
 
 
 def import_raw(folder: Path, model: str | None, repeats: int | None, *, release: str | None = None) -> tuple[list[Probe], list[Response], dict[str, Any]]:
@@ -134,37 +149,34 @@ def import_raw(folder: Path, model: str | None, repeats: int | None, *, release:
                             "datasets": {}, "missing": [], "id_checks": [], "notes": []}
     seen_repeats: set[int] = set()
     for name, ds_folder in folders:
-        dataset = Dataset(name, "multicogeval-raw", str(ds_folder))
         rows_of = releases.get(name)
         if releases and rows_of is None:
             raise MedprobeError(f"the release given with --data has no dataset '{name}'", file=release, field="--data",
                                 hint="it has: " + ", ".join(releases))
-        files: dict[str, tuple[IdCheck, list[tuple[list[Any], list[str] | None, int]]]] = {}
+        read: dict[str, tuple[IdCheck, list[Answered]]] = {}
         for task in TASKS:
             path = ds_folder / task / f"{model}_{task}{SUFFIX}"
-            if not path.exists():
+            if path.exists():
+                read[task] = _read_file(task, path, repeats, rows_of[task] if rows_of else None)
+            else:
                 info["missing"].append(f"{name}/{task}")
-                continue
-            files[task] = _read_file(task, path, repeats, rows_of[task] if rows_of else None)
-        for task, (check, answered) in files.items():
-            expected = list(rows_of[task]) if rows_of else union(c for c, _ in files.values())
-            absent = check.missing(expected)
-            if absent and rows_of is None:
-                raise not_answerable(check, absent, "the MultiCogEval release folder, e.g. …/multicogeval")
-            d = max((d for _, _, d in answered), default=repeats or 1)
-            answered += [(rows_of[task][item], None, d) for item in absent] if rows_of else []
-            dataset.tables[task] = [row for row, _, _ in answered]
+        everyone = union(check for check, _ in read.values())
+        lines: dict[str, list[Answered]] = {}
+        for task, (check, answered) in read.items():
+            expected = list(rows_of[task]) if rows_of else everyone
+            lines[task] = _with_missing(check, answered, expected, rows_of[task] if rows_of else None, repeats)
             info["id_checks"].append(check.record(expected))
             info["notes"] += [note] if (note := check.note(expected)) else []
-            seen_repeats |= {d for _, _, d in answered}
+        dataset = Dataset(name, "multicogeval-raw", str(ds_folder), tables={task: [row for row, _, _ in rows] for task, rows in lines.items()})
         n_options = dataset.n_options
-        for task, (check, answered) in files.items():
-            for row, replies, d in answered:
+        for task, rows in lines.items():
+            for row, replies, d in rows:
+                seen_repeats.add(d)
                 for i, q in enumerate(row_questions(task, row, name, "en")):
                     for repeat in range(d):
                         probe = question_probe(q, q.text, repeat, n_options, 0)
                         probes.append(probe)
-                        responses.append(_response(probe.id, replies, i * d + repeat, check.path, row[0]))
+                        responses.append(_response(probe.id, replies, i * d + repeat, read[task][0].path, row[0]))
         info["datasets"][name] = {"n_options": n_options, "items": {task: len(rows) for task, rows in dataset.tables.items()}}
     if not probes:
         raise MedprobeError(f"no result files of model '{model}'", file=folder, field="--responses")
