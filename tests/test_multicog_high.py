@@ -92,7 +92,7 @@ def test_agentclinic_import_maps_results_to_exam_types(tmp_path: Path) -> None:
 
 
 def test_exam_type_rules() -> None:
-    assert exam_type("CT Abdomen") == exam_type("Echocardiogram") == exam_type("ECG") == "IMAGE"
+    assert exam_type("CT Abdomen") == exam_type("Echocardiogram") == "IMAGE" and exam_type("ECG") == "OTHER"
     assert exam_type("Blood Cultures") == exam_type("Gram stain") == exam_type("HIV viral load") == "MICRO"
     assert exam_type("Liver Function Tests") == exam_type("Skin Biopsy") == "LAB"
 

@@ -3,13 +3,41 @@ parsing, diagnosis matching, the baseline doctor and how dialogue turns were rea
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import shared
 
+from medprobe.methods.multicog.dialogue.agent import Episode
+from medprobe.methods.multicog.dialogue.cases import exam_type, load_cases
+from medprobe.methods.multicog.dialogue.imaging import ImageRequest, image_requests
+from medprobe.methods.multicog.dialogue.radiology import parse_radiology
 from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases
 from medprobe.metrics.stats import bootstrap_se
+from medprobe.records import GenerationParams, Response
+
+AGENTCLINIC = ("agentclinic", "agentclinic_medqa_extended.jsonl")
+
+
+def agentclinic_case(tmp_path: Path, results: dict[str, Any], diagnosis: str = "Bacterial meningitis") -> Any:
+    """One AgentClinic OSCE record written by the test, loaded as a case."""
+    record = {"OSCE_Examination": {
+        "Objective_for_Doctor": "Diagnose.", "Patient_Actor": {"Demographics": "40-year-old man", "History": "Fever and headache."},
+        "Physical_Examination_Findings": {"Neck": "Stiff"}, "Test_Results": results, "Correct_Diagnosis": diagnosis}}
+    path = tmp_path / "case.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    (case,) = load_cases(str(path))
+    return case
+
+
+def reply(ep: Episode, text: str) -> str:
+    request = ep.request()
+    ep.feed(Response(probe_id="ep", turn=request.turn, text=text))
+    return ep.messages[-1].content
 
 # --- error bars: a seeded bootstrap over cases ----------------------------------------------------
 
@@ -34,3 +62,73 @@ def test_bootstrap_over_cases_sees_item_sampling_that_runs_do_not() -> None:
     assert se["macro_end_point"] == pytest.approx(math.sqrt(p * (1 - p) / 40), rel=0.15)
     assert se["macro_full_path"] == se["macro_end_point"]  # recall 1 everywhere
     assert se["recall_LAB"] == 0.0
+
+
+# --- exam types and results that are not there yet --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Transthoracic Echocardiogram", "IMAGE"), ("Abdominal Ultrasonography", "IMAGE"), ("X-rays", "IMAGE"),
+        ("Barium Swallow", "IMAGE"), ("Cardiac catheterization", "IMAGE"),
+        ("ECG", "OTHER"), ("Electrocardiogram", "OTHER"), ("EEG", "OTHER"), ("Electroencephalogram", "OTHER"),
+        ("Electromyography", "OTHER"), ("Nerve Conduction Studies", "OTHER"), ("Upper Endoscopy", "OTHER"),
+        ("Colonoscopy", "OTHER"), ("Cystoscopy", "OTHER"), ("Spirometry", "OTHER"), ("Polysomnography", "OTHER"),
+        ("Audiometry", "OTHER"),
+        ("Blood Cultures", "MICRO"), ("Acid-fast stain", "MICRO"), ("Toxoplasma gondii IgG", "MICRO"), ("STD Panel", "MICRO"),
+        ("Lumbar Puncture", "LAB"), ("CSF White Blood Cells", "LAB"), ("Prostate specific antigen", "LAB"),
+        ("Carcinoembryonic antigen", "LAB"), ("Skin Biopsy", "LAB"),
+    ],
+)
+def test_exam_types(name: str, kind: str) -> None:
+    assert exam_type(name) == kind
+
+
+def test_csf_counts_are_lab_pending_results_are_no_items_and_other_studies_come_with_the_exam(tmp_path: Path) -> None:
+    case = agentclinic_case(tmp_path, {
+        "Lumbar_Puncture": {"CSF_White_Blood_Cells": "1,200/mm3", "CSF_Glucose": "20 mg/dL", "CSF_Gram_Stain": "Gram-positive diplococci",
+                            "CSF_Culture": "Pending"},
+        "Fine_Needle_Aspiration_Biopsy": {"Scheduled": "Biopsy results are pending, scheduled for the following week."},
+        "Blood_Cultures": {"Findings": "Pending at the time of examination"},
+        "Complete_Blood_Count": {"WBC": "Not provided", "Hemoglobin": "12 g/dL", "Platelets": "Normal range but specifics not provided"},
+        "Skin_Biopsy": {"Histopathology": "Not performed but would show horn cysts if done."},
+        "ECG": {"Findings": "Sinus tachycardia"},
+        "Imaging": {"Transthoracic_Echocardiogram": {"Findings": "Normal ejection fraction"}, "CT_Head": {"Findings": "Not indicated"}},
+    })
+    assert {(e.name, e.type) for e in case.exams} == {
+        ("CSF White Blood Cells", "LAB"), ("CSF Glucose", "LAB"), ("CSF Gram Stain", "MICRO"), ("Hemoglobin", "LAB"),
+        ("Platelets", "LAB"), ("ECG", "OTHER"), ("Transthoracic Echocardiogram", "IMAGE"),
+    }
+    ep = Episode.start("ep", case, 0, 0, GenerationParams(max_tokens=64), 4096)
+    findings = reply(ep, "Rationale: x\nAction: PE")
+    assert "Stiff" in findings and "ECG: Findings: Sinus tachycardia" in findings
+    reply(ep, "Rationale: x\nAction: IMAGE")
+    reply(ep, "Rationale: x\nImaging scans: echocardiogram")
+    assert ep.requested["IMAGE"] == ["transthoracic_echocardiogram"], "a heart echo, not a spine study"
+
+
+def test_agentclinic_types_and_pending_items_on_the_real_file() -> None:
+    cases = load_cases(str(shared(*AGENTCLINIC)))
+    names = {(e.name, e.type) for c in cases for e in c.exams}
+    assert {("ECG", "OTHER"), ("Electroencephalogram", "OTHER"), ("Electromyography", "OTHER"), ("Endoscopy", "OTHER")} <= names
+    assert not any(kind == "MICRO" and name.startswith("CSF") for name, kind in names)
+    assert not any("pending" in e.result.lower() for c in cases for e in c.exams)
+
+
+# --- imaging requests ------------------------------------------------------------------------------
+
+
+def test_transthoracic_is_the_chest_and_non_imaging_studies_are_no_imaging_requests() -> None:
+    assert parse_radiology("Transthoracic echocardiogram") == ({"ECHO"}, {"Chest"})
+    assert parse_radiology("MRI thoracic spine") == ({"MRI"}, {"Spine"})
+    assert parse_radiology("Transesophageal echocardiogram") == ({"ECHO"}, {"Chest"})
+    reply = "Rationale: chest pain\nImaging scans:\nECG\nEEG\nupper GI endoscopy\ncolonoscopy\nchest x-ray\nendoscopic ultrasound"
+    assert image_requests(reply, "Imaging scans:", None) == [
+        ImageRequest({"Radiograph"}, {"Chest"}, "CHEST X-RAY"), ImageRequest({"EUS"}, {"Abdomen"}, "ENDOSCOPIC ULTRASOUND"),
+    ]
+    # a non-imaging word elsewhere in the reply does not hide the regions it names
+    assert image_requests("Rationale: chest pain, ECG normal\nImaging scans: CT", "Imaging scans:", None) == [
+        ImageRequest({"CT"}, {"Chest"}, "CT")
+    ]
+

@@ -10,16 +10,19 @@ import pytest
 from conftest import shared
 
 from medprobe.methods.multicog.dialogue.actions import Action, parse_action
-from medprobe.methods.multicog.dialogue.diagnosis import ALTERNATIVE_DIAGNOSIS, extract_diagnosis, match_diagnosis
-from medprobe.methods.multicog.dialogue.radiology import (
+from medprobe.methods.multicog.dialogue.diagnosis import (
+    ALTERNATIVE_DIAGNOSIS,
+    extract_diagnosis,
+    match_diagnosis,
+)
+from medprobe.methods.multicog.dialogue.imaging import (
     ImageRequest,
-    broad_modality,
     delivered_exams,
     image_hit,
     image_requests,
-    parse_radiology,
     record_image_recall,
 )
+from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
 from medprobe.methods.multicog.dialogue.requests import (
     STANDARDIZED_ALIASES,
     SUPPLEMENTARY_PANELS,

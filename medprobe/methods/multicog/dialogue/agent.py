@@ -200,6 +200,9 @@ class Episode:
         self.done_actions.append("PE")
         findings = self.case.physical_exam.strip()
         text = prompts.PE_RESULT.format(findings=findings) if findings else prompts.PE_NONE
+        studies = "\n".join(f"{e.name}: {e.result}" for e in self.case.exams_of("OTHER"))
+        if studies:  # ECG, EEG, endoscopy, …: no exam type of their own, so they come with the examination
+            text += prompts.OTHER_STUDIES.format(lines=studies)
         self._say(text + self._choose())
 
     def _ask_list(self, kind: str) -> None:

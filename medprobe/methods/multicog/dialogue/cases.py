@@ -2,12 +2,16 @@
 
 A :class:`Case` holds what a doctor would learn step by step: the history of present illness,
 the physical examination, and exam items of three types (LAB, MICRO, IMAGE) with their results,
-plus the gold diagnosis, accepted synonyms and the body system. Sources:
+plus the gold diagnosis, accepted synonyms and the body system. Studies of none of the three
+types (ECG, EEG, EMG, endoscopy, spirometry, …: ``OTHER``) are given with the physical examination
+and are not exam items: the paper's exam recall covers laboratory, microbiology and imaging only.
+Sources:
 
 * medprobe case JSONL (one Case per line; ``medprobe cases`` writes this format);
 * AgentClinic OSCE JSONL (``agentclinic_medqa_extended.jsonl``): test results are mapped to
-  LAB / MICRO / IMAGE by name (see :func:`exam_type`), panels such as a complete blood count
-  become one item per component so that asking for the panel or a component both count;
+  LAB / MICRO / IMAGE / OTHER by name (see :func:`exam_type`), panels such as a complete blood
+  count become one item per component so that asking for the panel or a component both count,
+  and a result that is not there yet (pending, scheduled, not performed, …) is no exam item;
 * MIMIC-IV-CDM style records built from a user's own credentialed MIMIC-IV files
   (:mod:`medprobe.methods.multicog.dialogue.mimic`);
 * the built-in demo cases shipped with medprobe (``builtin``), written by us, so the task runs
@@ -27,8 +31,10 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines, validation_error
 from medprobe.records import Record
 
-ExamType = Literal["LAB", "MICRO", "IMAGE"]
+ExamType = Literal["LAB", "MICRO", "IMAGE", "OTHER"]
 EXAM_TYPES: tuple[ExamType, ...] = ("LAB", "MICRO", "IMAGE")
+"""The exam types a model orders (one action each) and whose recall is scored; ``OTHER`` studies
+come with the physical examination."""
 
 
 class Exam(Record):
@@ -68,32 +74,77 @@ class Case(Record):
 _CONTAINERS = {
     "blood tests", "blood test", "laboratory tests", "laboratory studies", "laboratory results", "lab tests",
     "lab results", "labs", "blood work", "bloodwork", "additional tests", "other tests", "tests", "investigations",
-    "diagnostic tests", "imaging", "imaging studies", "radiology", "further tests", "additional testing",
-    "imaging and other tests", "lab work", "basic labs", "basic laboratory tests", "infectious disease testing",
+    "diagnostic tests", "imaging", "imaging studies", "imaging results", "radiology", "further tests", "additional testing",
+    "imaging and other tests", "lab work", "basic labs", "basic laboratory tests", "infectious disease testing", "microbiology",
 }
-_IMAGE = re.compile(
-    r"\b(x-?ray|radiograph|ct|cta|mri|mra|ultrasound|sonograph\w*|echo\w*|doppler|mammogra\w*|scan|imaging|angiogra\w*|"
-    r"fluorosc\w*|ecg|ekg|electrocardiogra\w*|eeg|electroencephalogra\w*|emg|electromyogra\w*|nerve conduction|"
-    r"endoscop\w*|colonoscop\w*|bronchoscop\w*|laryngoscop\w*|cystoscop\w*|pet|dexa|dxa|spect|holter|"
-    r"radiograph\w*|tomograph\w*|scintigra\w*|fundoscop\w*|slit lamp|venogra\w*|urogra\w*)\b",
-    re.IGNORECASE,
-)
-_MICRO = re.compile(
-    r"\b(cultures?|gram stain|stain|pcr|naat|koh|smear for|microscopy for|serolog\w*|antigen|viral|bacterial|fungal|"
-    r"parasit\w*|ova|rapid strep|monospot|hiv|hepatitis|tuberculin|quantiferon|igra|sputum|swab|wet mount|"
-    r"skin scraping|lumbar puncture|csf analysis|stool studies|toxin|rpr|vdrl|treponemal|lyme|chlamydia|gonorrh\w*)\b",
-    re.IGNORECASE,
-)
+#: containers whose children are imaging even when a child's name says nothing about it
+_IMAGING_CONTAINERS = {"imaging", "imaging studies", "imaging results", "radiology"}
 
 
-def exam_type(name: str, container: str | None = None) -> ExamType:
-    """LAB / MICRO / IMAGE from a test name: imaging and physiological studies (ECG, EEG, EMG,
-    endoscopy) are IMAGE, pathogen tests (cultures, stains, PCR, serology, smears for organisms)
-    are MICRO, everything else — blood, urine, chemistry, pathology, genetics — is LAB."""
+def _cues(words: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+
+
+_IMAGE = _cues(
+    r"x-?rays?|radiograph\w*|ct|cta|mri|mra|ultrasound|ultrasonograph\w*|sonograph\w*|echo\w*|doppler|duplex|"
+    r"mammogra\w*|scan|imaging|angiogra\w*|fluorosc\w*|pet|dexa|dxa|spect|tomograph\w*|scintigra\w*|venogra\w*|"
+    r"urogra\w*|pyelogra\w*|barium|esophagram|myelogra\w*|cholangiogra\w*|hida|mrcp|ercp|catheteri[sz]ation"
+)
+#: physiological studies, endoscopies, bedside measurements and assessments: neither laboratory,
+#: microbiology nor imaging (imaging cues are checked first: an echocardiogram or an endoscopic
+#: ultrasound stays imaging)
+_OTHER = _cues(
+    r"ecg|ekg|electrocardiogra\w*|holter|telemetry|stress test|tilt.table|eeg|electroencephalogra\w*|emg|"
+    r"electromyogra\w*|nerve conduction|endoscop\w*|colonoscop\w*|sigmoidoscop\w*|bronchoscop\w*|laryngoscop\w*|"
+    r"cystoscop\w*|anoscop\w*|egd|esophagogastroduodenoscop\w*|spirometr\w*|pulmonary function|pfts?|dlco|"
+    r"polysomnogra\w*|sleep study|sleep diary|actigraph\w*|audiometr\w*|audiolog\w*|hearing test|tympanometr\w*|"
+    r"vestibular|dix.hallpike|slit lamp|fundoscop\w*|ophthalmolog\w*|tonometr\w*|visual fields?|vital signs?|"
+    r"blood pressure|ankle.brachial|wedge pressure|psycholog\w*|neuropsycholog\w*|assessment tools?|checklists?|"
+    r"dermoscop\w*|occupational history|autonomic|interventions?"
+)
+#: tests for pathogens: cultures, stains, nucleic-acid tests, serology and antigens of infections
+_MICRO = _cues(
+    r"cultures?|gram stain|acid.fast|pcr|naat|koh|smear for|microscopy for|serolog\w*|"
+    r"(?<!specific )(?<!carcinoembryonic )antigens?|viral|bacterial|fungal|parasit\w*|ova|rapid strep|monospot|hiv|"
+    r"hepatitis|tuberculin|quantiferon|igra|sputum|swab|wet mount|skin scraping|toxin|rpr|vdrl|treponemal|syphilis|"
+    r"lyme|chlamydia|gonorrh\w*|torch|toxoplasm\w*|cmv|cytomegalovirus|ebv|epstein|varicella|herpes|hsv|influenza|"
+    r"rsv|covid\w*|malaria|giardia|helicobacter|pylori|clostridi\w*|sti|std"
+)
+_CUES: tuple[tuple[ExamType, re.Pattern[str]], ...] = (("IMAGE", _IMAGE), ("OTHER", _OTHER), ("MICRO", _MICRO))
+
+
+def _cue_type(name: str) -> ExamType | None:
     text = name.replace("_", " ")
-    if (container or "").replace("_", " ").lower() in ("imaging", "imaging studies", "radiology") or _IMAGE.search(text):
-        return "IMAGE"
-    return "MICRO" if _MICRO.search(text) else "LAB"
+    return next((kind for kind, pattern in _CUES if pattern.search(text)), None)
+
+
+def exam_type(name: str, group: str | None = None) -> ExamType:
+    """LAB / MICRO / IMAGE / OTHER from a test name, else from the group it is listed in.
+
+    Imaging (radiographs, CT, MRI, ultrasound, echocardiography, contrast studies) is IMAGE;
+    physiological studies, endoscopies and bedside measurements (ECG, EEG, EMG, nerve conduction,
+    endoscopy, spirometry, audiometry, vital signs) are OTHER; pathogen tests (cultures, stains,
+    PCR, serology and antigens of infections) are MICRO; everything else — blood, urine and CSF
+    chemistry and counts, pathology, genetics — is LAB. The name's own cue wins over its group's, so
+    a lumbar-puncture panel keeps its cell counts in LAB and its Gram stain in MICRO.
+    """
+    group_kind = "IMAGE" if (group or "").replace("_", " ").lower() in _IMAGING_CONTAINERS else _cue_type(group or "")
+    return _cue_type(name) or group_kind or "LAB"
+
+
+_NOT_THERE_YET = re.compile(
+    r"\b(?:pending|scheduled|awaited|awaiting|not yet (?:available|performed|done|back|reported))\b|"
+    r"^(?:(?:findings?|results?|interpretation)\s*:\s*)?(?:not (?:available|performed|done|provided|specified|indicated|"
+    r"reported|obtained|mentioned|conducted)|n/?a\b|$)",
+    re.IGNORECASE,
+)
+
+
+def has_result(result: str) -> bool:
+    """Whether a recorded result is one: "Pending", "scheduled for next week", "Not performed",
+    "Not provided" or an empty text is no result, so the test is no exam item (a model cannot be
+    scored for asking for what the case does not hold). "Normal, specifics not provided" is one."""
+    return not _NOT_THERE_YET.search(result.strip())
 
 
 def _label(key: str) -> str:
@@ -121,13 +172,14 @@ def _agentclinic_exams(results: dict[str, Any], container: str | None = None) ->
             continue
         kind = exam_type(name, container)
         components = {k: v for k, v in value.items() if not isinstance(v, dict)} if isinstance(value, dict) else {}
-        single = not isinstance(value, dict) or kind == "IMAGE" or set(components) <= {"Findings", "Result", "Results", "Interpretation"}
+        single = not isinstance(value, dict) or kind in ("IMAGE", "OTHER") or set(components) <= {"Findings", "Result", "Results", "Interpretation"}
         if single:
             exams.append(Exam(id=_slug(name), type=kind, name=name, result=_flatten(value)))
         else:
             for part, result in value.items():
-                exams.append(Exam(id=f"{_slug(name)}.{_slug(part)}", type=kind, name=_label(part), result=_flatten(result), panel=name))
-    return exams
+                exams.append(Exam(id=f"{_slug(name)}.{_slug(part)}", type=exam_type(_label(part), name), name=_label(part),
+                                  result=_flatten(result), panel=name))
+    return [exam for exam in exams if has_result(exam.result)]
 
 
 def _unique_ids(exams: list[Exam]) -> list[Exam]:

@@ -20,12 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, ExamType
-from medprobe.methods.multicog.dialogue.radiology import (
-    broad_modality,
-    image_hit,
-    image_requests,
-    parse_radiology,
-)
+from medprobe.methods.multicog.dialogue.imaging import image_hit, image_requests
+from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
 from medprobe.methods.multicog.dialogue.requests import (
     Catalog,
     parse_lab_request,
@@ -117,7 +113,7 @@ def requested_lab_ids(case: Case, kind: ExamType, reply: str, header: str) -> se
     return parse_lab_request(reply, header, catalog)
 
 
-def _exam_geometry(exam: Exam) -> tuple[set[str], set[str]]:
+def exam_geometry(exam: Exam) -> tuple[set[str], set[str]]:
     if exam.regions and exam.modalities:
         return {broad_modality(m) for m in exam.modalities}, set(exam.regions)
     modalities, regions = parse_radiology(exam.name)
@@ -143,7 +139,7 @@ def requested_image_ids(case: Case, reply: str, header: str) -> set[str]:
     by_name = parse_lab_request(reply, header, case_catalog(case, "IMAGE"))
     hit = set(by_name)
     for exam in exams:
-        modalities, regions = _exam_geometry(exam)
+        modalities, regions = exam_geometry(exam)
         for req_modalities, req_regions, _ in asked:
             if regions & req_regions and modalities & {broad_modality(m) for m in req_modalities}:
                 hit.add(exam.id)

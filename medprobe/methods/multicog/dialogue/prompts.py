@@ -31,6 +31,7 @@ START = "\n\nA new patient arrives.\nHistory: {history}\n\n"
 CHOOSE = "Choose your next action from [{actions}]."
 PE_RESULT = "Physical examination findings: {findings}\n\n"
 PE_NONE = "No physical examination findings are available for this patient.\n\n"
+OTHER_STUDIES = "Other studies already done:\n{lines}\n\n"
 PE_DONE = "The physical examination has already been done.\n\n"
 ASK_LIST = (
     "You chose {kind}. List the {words} you want, in this format:\n"

@@ -1,5 +1,5 @@
 """Laboratory and microbiology requests of the MultiCogEval high level: turn a model's exam
-list into item ids (imaging requests are in :mod:`medprobe.methods.multicog.dialogue.radiology`).
+list into item ids (imaging requests are in :mod:`medprobe.methods.multicog.dialogue.imaging`).
 
 Everything here reproduces the public reference (THUMLP/MultiCogEval,
 ``scripts/evaluate_high_level.py`` and ``scripts/utils.py``) as recorded in
