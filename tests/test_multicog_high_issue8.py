@@ -14,6 +14,7 @@ from conftest import shared
 
 from medprobe.methods.multicog.dialogue.agent import Episode
 from medprobe.methods.multicog.dialogue.cases import exam_type, load_cases
+from medprobe.methods.multicog.dialogue.exams import requested_ids
 from medprobe.methods.multicog.dialogue.imaging import ImageRequest, image_requests
 from medprobe.methods.multicog.dialogue.radiology import parse_radiology
 from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases
@@ -132,3 +133,43 @@ def test_transthoracic_is_the_chest_and_non_imaging_studies_are_no_imaging_reque
         ImageRequest({"CT"}, {"Chest"}, "CT")
     ]
 
+
+
+# --- lab panels ------------------------------------------------------------------------------------
+
+ELEVEN_PANELS = (
+    "Lab Tests: complete blood count, basic metabolic panel, comprehensive metabolic panel, liver function tests, "
+    "lipid panel, coagulation panel, urinalysis, arterial blood gas, thyroid panel, iron studies, cardiac enzymes"
+)
+
+
+def lab_ids(case: Any, request: str) -> set[str]:
+    return requested_ids(case, "LAB", f"Rationale: work-up\nLab Tests: {request}", "Lab Tests:")
+
+
+def test_panel_names_return_the_components_a_case_lists_loose_or_under_other_names(tmp_path: Path) -> None:
+    case = agentclinic_case(tmp_path, {
+        "Blood_Tests": {"Hemoglobin": "9.1 g/dL", "Leukocyte_count": "14,000/mm3", "Serum_Na": "131 mEq/L", "K": "5.9 mEq/L",
+                        "ALT": "80 U/L", "TSH": "0.1 mU/L", "Ferritin": "8 ng/mL", "Hemoglobin_A1c": "6.1%"},
+        "Chemistry_Panel": {"Creatinine": "2.1 mg/dL", "Albumin": "2.9 g/dL"},
+        "Urinalysis": {"WBC": "20/hpf", "Nitrites": "Positive"},
+        "Lumbar_Puncture": {"CSF_Glucose": "20 mg/dL"},
+    })
+    ids = {e.name: e.id for e in case.exams_of("LAB")}
+    assert lab_ids(case, "complete blood count") == {ids["Hemoglobin"], ids["Leukocyte count"]}, "not the urine WBC, not HbA1c"
+    assert lab_ids(case, "BMP") == {ids["Serum Na"], ids["K"], ids["Creatinine"]}
+    assert lab_ids(case, "CMP") == {ids["Serum Na"], ids["K"], ids["Creatinine"], ids["ALT"], ids["Albumin"]}
+    assert lab_ids(case, "LFTs") == {ids["ALT"], ids["Albumin"]}
+    assert lab_ids(case, "thyroid panel, iron studies") == {ids["TSH"], ids["Ferritin"]}
+    assert lab_ids(case, "urinalysis") == {ids["WBC"], ids["Nitrites"]}
+    assert ids["CSF Glucose"] not in lab_ids(case, ELEVEN_PANELS.removeprefix("Lab Tests: "))
+
+
+def test_eleven_panels_reach_most_agentclinic_lab_work() -> None:
+    recalls = []
+    for case in load_cases(str(shared(*AGENTCLINIC))):
+        record = {e.id for e in case.exams_of("LAB")}
+        if record:
+            recalls.append(len(requested_ids(case, "LAB", ELEVEN_PANELS, "Lab Tests:") & record) / len(record))
+    assert len(recalls) == 170
+    assert sum(recalls) / len(recalls) == pytest.approx(0.662, abs=5e-4)  # 0.381 over 192 cases before panels and typing

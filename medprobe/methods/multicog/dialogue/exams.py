@@ -4,8 +4,10 @@ Laboratory and microbiology requests are split into items and each item is fuzzy
 (`medprobe.methods.multicog.dialogue.requests.fuzzy_match`, the reference rule: ratio > 90, plural
 rule, whole-word containment) against a catalog of names -> exam ids. For MIMIC-style cases the
 catalog is the user's ``meta_lab_tests_UMLS_ext.json`` (names and UMLS synonyms -> item ids); for
-every other case it is built from the case itself: each exam's name and synonyms, each panel's
-name (which returns all its components), and medprobe's own small synonym table below. Imaging
+every other case it is built from the case itself: each exam's name and synonyms, the name of the
+group it is listed under, medprobe's own small synonym table below, and the names of every panel
+of :mod:`medprobe.methods.multicog.dialogue.panels` (CBC, BMP, CMP, LFTs, …), each returning the
+components the case records, wherever it lists them. Imaging
 requests hit an exam when they share a body region and a modality with it (after mapping special
 modalities such as ECHO to broad ones), or when they name it.
 """
@@ -21,21 +23,15 @@ from typing import Any
 
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, ExamType
 from medprobe.methods.multicog.dialogue.imaging import image_hit, image_requests
+from medprobe.methods.multicog.dialogue.panels import panel_members
 from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
 from medprobe.methods.multicog.dialogue.requests import (
     Catalog,
     parse_lab_request,
 )
 
-#: canonical test name -> other names clinicians use (ours; lower case)
+#: canonical test name -> other names clinicians use (ours; lower case); panels are in ``panels.PANELS``
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "complete blood count": ("cbc", "full blood count", "fbc", "blood count", "hemogram", "cbc with differential"),
-    "basic metabolic panel": ("bmp", "chem 7", "chem-7", "renal panel", "urea and electrolytes", "u&e"),
-    "comprehensive metabolic panel": ("cmp", "chem 14", "metabolic panel", "chemistry panel"),
-    "liver function tests": ("lft", "lfts", "liver panel", "hepatic function panel", "liver enzymes"),
-    "thyroid function tests": ("tft", "tfts", "thyroid panel"),
-    "urinalysis": ("ua", "urine analysis", "urine dipstick", "urine test"),
-    "arterial blood gas": ("abg", "blood gas", "blood gases", "arterial blood gases"),
     "c-reactive protein": ("crp",),
     "erythrocyte sedimentation rate": ("esr", "sed rate"),
     "b-type natriuretic peptide": ("bnp", "nt-probnp", "brain natriuretic peptide", "natriuretic peptide"),
@@ -45,7 +41,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "beta-hydroxybutyrate": ("serum ketones", "ketones", "bhb", "beta hydroxybutyrate"),
     "urine pregnancy test": ("pregnancy test", "hcg", "beta-hcg", "beta hcg", "urine hcg"),
     "procalcitonin": ("pct",),
-    "coagulation profile": ("coags", "coagulation panel", "pt/inr", "inr", "pt", "aptt", "ptt"),
     "hemoglobin a1c": ("hba1c", "a1c", "glycated hemoglobin"),
     "blood culture": ("blood cultures", "blood cx"),
     "urine culture": ("urine cultures", "urine cx"),
@@ -92,12 +87,16 @@ def case_catalog(case: Case, kind: ExamType) -> Catalog:
         if exam_id not in ids:
             ids.append(exam_id)
 
-    for exam in case.exams_of(kind):
+    exams = case.exams_of(kind)
+    for exam in exams:
         for name in _names(exam):
             add(name, exam.id)
         if exam.panel:
-            for name in (exam.panel, *_synonym_index().get(_norm(exam.panel), ())):
-                add(name, exam.id)
+            add(exam.panel, exam.id)
+    for panel, ids in panel_members(exams):
+        for name in panel.names:
+            for exam_id in ids:
+                add(name, exam_id)
     return Catalog(table)
 
 
