@@ -14,6 +14,7 @@ from conftest import shared
 
 from medprobe.methods.multicog.dialogue.agent import Episode
 from medprobe.methods.multicog.dialogue.cases import exam_type, load_cases
+from medprobe.methods.multicog.dialogue.diagnosis import match_diagnosis
 from medprobe.methods.multicog.dialogue.exams import requested_ids
 from medprobe.methods.multicog.dialogue.imaging import ImageRequest, image_requests
 from medprobe.methods.multicog.dialogue.radiology import parse_radiology
@@ -173,3 +174,34 @@ def test_eleven_panels_reach_most_agentclinic_lab_work() -> None:
             recalls.append(len(requested_ids(case, "LAB", ELEVEN_PANELS, "Lab Tests:") & record) / len(record))
     assert len(recalls) == 170
     assert sum(recalls) / len(recalls) == pytest.approx(0.662, abs=5e-4)  # 0.381 over 192 cases before panels and typing
+
+
+# --- diagnosis matching ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("label", "diagnosis", "rule"),
+    [
+        ("Benign paroxysmal positional vertigo", "BPPV", "abbreviation:BPPV"),  # AgentClinic case 79
+        ("Benign Paroxysmal Positional Vertigo (BPPV)", "BPPV of the right posterior canal", "abbreviation:BPPV"),  # case 54
+        ("Benign Paroxysmal Positional Vertigo (BPPV)", "Benign paroxysmal positional vertigo", "wording"),
+        ("Huntington disease", "Huntington's disease", "wording"),  # case 82
+        ("Acute myelogenous leukemia", "Acute myeloid leukemia (AML)", "abbreviation:AML"),  # case 100
+        ("Papillary carcinoma of the thyroid", "Papillary thyroid carcinoma", "wording"),  # case 195
+        ("Valley fever", "Coccidioidomycosis", "ontology:coccidioidomycosis"),  # case 152
+        ("Huntington disease", "Huntington chorea", "ontology:Huntington Chorea"),  # PyCMeKG's English names
+        # negatives: no looser than it should be
+        ("atrial fibrillation", "AFL", None),
+        ("Acute myelogenous leukemia", "Acute lymphoblastic leukemia (ALL)", None),
+        ("Chronic lymphocytic leukemia", "Acute lymphocytic leukemia", None),
+        ("Papillary carcinoma of the thyroid", "Follicular thyroid carcinoma", None),
+        ("Benign paroxysmal positional vertigo", "Vestibular neuritis, all other causes excluded", None),
+        ("Huntington disease", "Parkinson's disease", None),
+        ("Myasthenia gravis", "Lambert-Eaton myasthenic syndrome with gravis-like weakness", None),
+        ("Pulmonary embolism", "Pulmonary hypertension, fat embolism syndrome", None),
+        ("Valley fever", "Histoplasmosis", None),
+        ("Hemophilia A", "Hemophilia B", None),
+    ],
+)
+def test_diagnosis_matching_beyond_the_reference_rules(label: str, diagnosis: str, rule: str | None) -> None:
+    assert match_diagnosis(label, diagnosis) == rule

@@ -229,7 +229,9 @@ class MultiCogMethod:
                       f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}. "
                       f"Invalid replies warned and rolled back: {h['rolled_back']}; chats summarized to fit the context: {h['summaries']}.",
                       f"Diagnosis match rules used: {h['match_rules']} (name = the disease label occurs in the diagnosis; "
-                      "alias = the reference alias table; synonym = the case's accepted names; judge = the judge model).",
+                      "alias = the reference alias table; synonym = the case's accepted names; wording = the same words in another "
+                      "order or form; abbreviation = its initials or abbreviation; ontology = another name from the knowledge graph "
+                      "or our synonym table; judge = the judge model).",
                       "Transcripts: transcripts.jsonl.", ""]
         return "\n".join(parts)
 

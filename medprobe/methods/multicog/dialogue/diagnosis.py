@@ -2,7 +2,10 @@
 
 Reproduces ``get_diagnosis_results`` of the public reference (THUMLP/MultiCogEval,
 ``scripts/tools/high_level_tools.py``) as recorded in REFERENCE_METHODS §5.4; the alias table is
-a fact copied from it.
+a fact copied from it. What the reference rules reject is then tried with medprobe's own rules
+for wording, abbreviations and ontology synonyms (:mod:`medprobe.methods.multicog.dialogue.disease_names`):
+the reference's labels are its own 42 MIMIC diseases, while other case sets label diseases as
+clinicians write them ("Huntington disease", "Papillary carcinoma of the thyroid", "Valley fever").
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+
+from medprobe.methods.multicog.dialogue.disease_names import abbreviated, synonyms, worded_alike
 
 _DIAGNOSIS = re.compile(r"diagnosis:(.*?)(?:treatment:|treatment plan:|\Z)", re.IGNORECASE | re.DOTALL)
 
@@ -119,14 +124,18 @@ def _alias_name(alias: Alias) -> str:
     return alias if isinstance(alias, str) else "+".join(alias)
 
 
-def match_diagnosis(label: str, diagnosis: str, synonyms: Iterable[str] = ()) -> str | None:
+def match_diagnosis(label: str, diagnosis: str, case_synonyms: Iterable[str] = ()) -> str | None:
     """Which rule accepts ``diagnosis`` for the disease ``label``, or None when it is wrong (§5.4).
 
     In order: ``"name"`` when the label (lowercase) is a substring of the diagnosis (lowercase);
     ``"alias:<entry>"`` for the first entry of ``ALTERNATIVE_DIAGNOSIS[label]`` that matches (a
     tuple entry is written with "+" between its words); ``"synonym:<s>"`` for the first
     case-supplied synonym found as a whole word, ignoring case (our addition for diseases outside
-    the table; the reference has none).
+    the table; the reference has none). Then our rules, for the label and each case-supplied name:
+    ``"wording"`` (all its words in one of the diagnoses named, whatever the order, possessives and
+    parentheses), ``"abbreviation:<A>"`` (an upper-case word spelling its initials or its own
+    parenthesised abbreviation) and ``"ontology:<name>"`` (another name of the disease, worded
+    alike); see :mod:`~medprobe.methods.multicog.dialogue.disease_names`.
 
     The reference's leniency is kept on purpose, so scores stay comparable: the substring test
     accepts "pulmonary hypertension" for hypertension and whole-word aliases accept "HF" inside
@@ -137,7 +146,17 @@ def match_diagnosis(label: str, diagnosis: str, synonyms: Iterable[str] = ()) ->
     for alias in ALTERNATIVE_DIAGNOSIS.get(label, ()):
         if _alias_hits(alias, diagnosis):
             return f"alias:{_alias_name(alias)}"
-    for synonym in synonyms:
-        if synonym.strip() and _word(synonym).search(diagnosis):
+    names = [label, *(name for name in case_synonyms if name.strip())]
+    for synonym in names[1:]:
+        if _word(synonym).search(diagnosis):
             return f"synonym:{synonym}"
+    if any(worded_alike(name, diagnosis) for name in names):
+        return "wording"
+    for name in names:
+        if token := abbreviated(name, diagnosis):
+            return f"abbreviation:{token}"
+    for name in names:
+        for other in synonyms(name):
+            if worded_alike(other, diagnosis):
+                return f"ontology:{other}"
     return None
