@@ -21,8 +21,8 @@ from fixtures import write_tiny_kb, write_tiny_zh_kb
 
 from medprobe.engine.runner import execute
 from medprobe.errors import MedprobeError
-from medprobe.methods.multicog.lowmid.generate import parse_distractor, parse_statement
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
+from medprobe.methods.multicog.lowmid.generate import parse_distractor, parse_statement
 from medprobe.methods.multicog.lowmid.sources import load_raw
 from medprobe.metrics.multicog import (
     macro,
@@ -122,7 +122,8 @@ def write_results(root: Path, dataset: str, task: str, model: str, lines: list[l
 
 
 def score(probes: list[Probe], responses: list[Response], reference: bool = False, seed: int = 0) -> tuple[list[Any], dict[str, Any]]:
-    return score_lowmid(probes, responses, seed=seed, reference_compatible=reference)
+    scored = score_lowmid(probes, responses, seed=seed, reference_compatible=reference)
+    return scored.items, scored.metrics
 
 
 # --- golden vectors (§6), end to end through the importer and the scorer -------------------------------

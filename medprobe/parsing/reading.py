@@ -22,7 +22,7 @@ Rule families (display order):
 * ``no reply`` — the request failed (no text to read).
 
 Methods may add their own families (MedDisKEval's "answer pattern", SDAK's "verdict first"); they are
-listed after the known ones.
+listed after the known ones and before ``unparsed`` and ``no reply``.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ UNPARSED = "unparsed"
 NO_REPLY = "no reply"
 
 FAMILIES: tuple[str, ...] = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED, REFERENCE, RANDOM_FILL, JUDGE, UNPARSED, NO_REPLY)
+_LAST = (UNPARSED, NO_REPLY)
 #: families of replies that no rule and no judge read: together they make the parse-failure rate
 NOT_READ: frozenset[str] = frozenset({RANDOM_FILL, UNPARSED, NO_REPLY})
 
@@ -76,5 +77,8 @@ class ReadingTally:
 
 
 def family_order(rule: str) -> tuple[int, str]:
-    """Known families first in ``FAMILIES`` order, a method's own families after them by name."""
-    return (FAMILIES.index(rule), "") if rule in FAMILIES else (len(FAMILIES), rule)
+    """Known families in ``FAMILIES`` order, a method's own families (by name) before the two that
+    read nothing, which close the row."""
+    if rule in _LAST:
+        return (len(FAMILIES) + _LAST.index(rule), "")
+    return (FAMILIES.index(rule), "") if rule in FAMILIES else (len(FAMILIES) - len(_LAST), rule)

@@ -10,6 +10,7 @@ A block that never closes (the model ran out of tokens while thinking) leaves no
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 _TAGS = ("think", "thinking", "thought", "reasoning", "reflection", "scratchpad")
@@ -40,9 +41,7 @@ def strip_reasoning(reply: str) -> Cleaned:
     text, n = _BLOCK.subn("", reply)
     found = n > 0
     for opening, closing in _MARKERS:
-        close = None
-        for close in closing.finditer(text):
-            pass
+        close = max(closing.finditer(text), key=lambda m: m.start(), default=None)
         if close is not None:
             text, found = text[close.end() :], True
         elif opening.search(text):
@@ -54,3 +53,47 @@ def strip_reasoning(reply: str) -> Cleaned:
     elif _OPEN.search(text):
         return Cleaned("", True, True)
     return Cleaned(text.strip(), found)
+
+
+_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+_LATEX_MATH = re.compile(r"\$+([^$]*)\$+")
+_EMPHASIS = re.compile(r"(\*{1,3}|_{2,3}|`+|~~)")
+_LINE_LEAD = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*•·][ \t]+)", re.MULTILINE)
+#: a new question starts here: what follows answers a question the model made up, not ours
+_NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|问题|题目)\s*\d*\s*[:：]", re.IGNORECASE)
+
+
+def normalise(text: str) -> str:
+    """Chat decoration off, meaning kept: full-width forms folded (Ａ→A, ：→:, （→( ), LaTeX
+    ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
+    whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _BOXED.sub(r"\1", text)
+    text = _LATEX_MATH.sub(r"\1", text)
+    text = _EMPHASIS.sub("", text)
+    text = _LINE_LEAD.sub("", text)
+    cut = _NEW_QUESTION.search(text)
+    if cut and cut.start() > 0:
+        text = text[: cut.start()]
+    return text.strip()
+
+
+_HEDGE = re.compile(
+    r"(?i:\b(?:maybe|perhaps|possibly|probably|might|could\s+be|may\s+be|not\s+sure|unsure|uncertain|"
+    r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
+    r"hard\s+to\s+say|it\s+depends|either|partially|partly|somewhat|mostly)\b)"
+    r"|可能|也许|或许|大概|不确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全"
+)
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+
+
+def sentence_at(text: str, start: int, end: int) -> str:
+    """The sentence (or line) holding ``text[start:end]``: a hedge there qualifies the answer."""
+    left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    right = _SENTENCE_END.search(text, end)
+    return text[left : right.start() if right else len(text)]
+
+
+def hedged(sentence: str) -> bool:
+    """Whether a sentence qualifies its answer ("maybe C", "partially true", "可能是C")."""
+    return _HEDGE.search(sentence) is not None

@@ -71,6 +71,6 @@ def reading_section(reading: dict[str, dict[str, int]]) -> str:
         rows.append([task, total, *(pct(rules.get(rule, 0) / total) if total else "–" for rule in families),
                      pct(failed / total) if total else "–"])
     intro = ("Share of replies (%) read by each rule family; *parse failures* are the replies no rule "
-             "and no judge read (they count as wrong, or are filled at random in reference-compatible mode).")
+             "and no judge read (they count as wrong unless the scoring mode fills them at random, as the published scripts do).")
     return "\n".join(["## How answers were read", "", intro, "",
                       md_table(["task", "replies", *families, "parse failures"], rows)])

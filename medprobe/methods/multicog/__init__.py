@@ -145,8 +145,10 @@ class MultiCogMethod:
         talks = [p for p in probes if p.meta.get("level") == "high"]
         items, metrics, notes, extra, reading = [], {}, [], {}, {}
         if static:
-            lm_items, metrics["lowmid"] = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
-            items += lm_items
+            lowmid = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
+            items += lowmid.items
+            metrics["lowmid"] = lowmid.metrics
+            reading.update(lowmid.reading)
         if talks:
             high = dialogue.score_high(talks, responses, seed=options.seed)
             items += high.items

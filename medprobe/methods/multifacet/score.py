@@ -17,7 +17,9 @@ they in the reference). The per-facet parse-failure rate is reported in both mod
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
@@ -30,7 +32,8 @@ from medprobe.metrics.multifacet import (
     revision_item_score,
 )
 from medprobe.metrics.stats import mean, mean_se
-from medprobe.parsing.base import Parsed
+from medprobe.parsing.answers import conclusion, read_reference, read_strict
+from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import (
     complete_revision_strict,
     fill_option,
@@ -40,6 +43,7 @@ from medprobe.parsing.fill import (
 )
 from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
+from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, UNPARSED, Reading, ReadingTally
 from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
 from medprobe.parsing.verdict_letter import Revision, parse_revision, parse_revision_cot
 from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
@@ -48,12 +52,14 @@ from medprobe.records import ItemScore, Probe, Response
 
 @dataclass(frozen=True)
 class Judged:
-    """One question in one repeat: the final prediction and whether it was right."""
+    """One question in one repeat: the final prediction, whether it was right, and how its replies
+    were read (one rule family per reply or chain)."""
 
     correct: bool
     prediction: Any
     replies: int
     unparsed: int
+    rules: tuple[str, ...] = ()
 
 
 def _jsonable(value: Any) -> Any:
@@ -64,33 +70,43 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _reference_extractor(probe: Probe, cot: bool) -> Callable[[str], ParseResult[Any]]:
+    """The published script's extractor for this question's facet (§3.2 answer-only, §3.3 chains)."""
+    fmt, lang = probe.answer_format, probe.language
+    if probe.facet == "MCQ":
+        return partial(parse_option_letter_cot if cot else parse_option_letter, option_texts=fmt.option_texts, language=lang)
+    if probe.facet == "TFQ":
+        return partial(parse_true_false_cot if cot else parse_true_false, language=lang)
+    if probe.facet == "MAQ":
+        return partial(parse_letter_set_cot if cot else parse_letter_set, option_texts=fmt.option_texts, language=lang)
+    if cot:
+        return partial(parse_revision_cot, option_texts=fmt.option_texts, given=fmt.given or "", language=lang)
+    return partial(parse_revision, option_texts=fmt.option_texts, language=lang)
+
+
+def read(probe: Probe, text: str | None, *, cot: bool, reference: bool) -> Reading:
+    """One reply (or chain) as the scoring mode reads it: the reference extractor, or the strict chat
+    rules (a chain is read from its conclusion, where it states the answer)."""
+    if reference:
+        return read_reference(text, _reference_extractor(probe, cot))
+    return read_strict(conclusion(text) if cot and text is not None else text, probe.answer_format)
+
+
 def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, seed: int, repeat: int) -> Judged:
-    """Parse the reply (or vote over the chains) of one question and score it."""
-    fmt, lang, gold = probe.answer_format, probe.language, probe.gold
+    """Read the reply (or vote over the chains) of one question and score it."""
+    fmt, gold = probe.answer_format, probe.gold
     rng_fill = item_rng(seed, "fill", probe.id, str(repeat))
     rng_vote = item_rng(seed, "vote", probe.id, str(repeat))
     letters = fmt.options
     given = fmt.given or ""
-
-    def parse(text: str | None) -> Any:
-        if text is None:
-            return None
-        if probe.facet == "MCQ":
-            result = (parse_option_letter_cot if cot else parse_option_letter)(text, fmt.option_texts, lang)
-        elif probe.facet == "TFQ":
-            result = (parse_true_false_cot if cot else parse_true_false)(text, lang)
-        elif probe.facet == "MAQ":
-            result = (parse_letter_set_cot if cot else parse_letter_set)(text, fmt.option_texts, lang)
-        elif cot:
-            result = parse_revision_cot(text, fmt.option_texts, given, lang)
-        else:
-            result = parse_revision(text, fmt.option_texts, lang)
-        return result.value if isinstance(result, Parsed) else None
-
-    preds = [parse(t) for t in texts]
-    # usable = a complete answer; a revision without a verdict (or "incorrect" without a letter)
-    # is not one, though reference-compatible padding still starts from such partial answers
-    parsed = [p for p in preds if p is not None and (probe.facet != "RQ" or complete_revision_strict(p, given) is not None)]
+    readings = [read(probe, t, cot=cot, reference=reference) for t in texts]
+    # the reference fills what it cannot read; a question with no reply at all stays unanswered
+    reference = reference and any(t is not None for t in texts)
+    preds = [r.value for r in readings]
+    # usable = a complete answer; a reference revision without a verdict (or "incorrect" without a
+    # letter) is not one, though reference-compatible padding still starts from such partial answers
+    usable = [p is not None and (probe.facet != "RQ" or complete_revision_strict(p, given) is not None) for p in preds]
+    parsed = [p for p, ok in zip(preds, usable, strict=True) if ok]
     unparsed = len(texts) - len(parsed)
 
     if probe.facet == "MCQ":
@@ -116,7 +132,10 @@ def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, see
             raw = preds[0] if reference else (parsed[0] if parsed else None)
         pred = pad_revision(raw, given, letters, rng_fill) if reference else complete_revision_strict(raw, given)
         correct = pred is not None and revision_correct(pred, bool(gold[0]), gold[1])
-    return Judged(bool(correct), _jsonable(pred), len(texts), unparsed)
+    filled = reference and not cot and probe.facet != "MAQ"  # what the reference fills at random
+    rules = tuple(r.rule if ok or r.rule == NO_REPLY else (RANDOM_FILL if filled else UNPARSED)
+                  for r, ok in zip(readings, usable, strict=True))
+    return Judged(bool(correct), _jsonable(pred), len(texts), unparsed, rules)
 
 
 def _facet_item(task: str, questions: list[tuple[Probe, Judged]], n_options: int) -> float:
@@ -146,6 +165,7 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     replies: dict[str, int] = defaultdict(int)
     unparsed: dict[str, int] = defaultdict(int)
     questions: dict[str, int] = defaultdict(int)
+    tally = ReadingTally()
     facets_present = [FACET_OF[t] for t in TASKS if any(t in f for f in by_kp.values())]
     order = [f for f in MASTERY_ORDER if f in facets_present]
 
@@ -164,6 +184,8 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
                     judged.append((probe, j))
                     replies[task] += j.replies
                     unparsed[task] += j.unparsed
+                    for rule in j.rules:
+                        tally.add(task, rule)
                     questions[task] += 1 if repeat == 0 else 0
                 value = _facet_item(task, judged, n_options)
                 facet = FACET_OF[task]
@@ -193,7 +215,7 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     missing = [FACET_OF[t] for t in TASKS if FACET_OF[t] not in facets_present]
     if missing:
         notes.append("facets without questions: " + ", ".join(missing) + "; the average and p(M) cover the others")
-    return ScoreResult(items, metrics, notes)
+    return ScoreResult(items, metrics, notes, reading=tally.as_dict())
 
 
 def _metrics(

@@ -28,6 +28,7 @@ from typing import Any
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid.results import import_raw
 from medprobe.methods.multicog.lowmid.score import score_lowmid
+from medprobe.methods.multicog.lowmid.sources import N_DEMOS, load_datasets
 from medprobe.methods.multicog.lowmid.tables import (
     Dataset,
     Question,
@@ -36,7 +37,6 @@ from medprobe.methods.multicog.lowmid.tables import (
     question_probe,
     row_questions,
 )
-from medprobe.methods.multicog.lowmid.sources import N_DEMOS, load_datasets
 from medprobe.metrics.multicog import LEVEL_OF, TASKS
 from medprobe.parsing.fill import item_rng
 from medprobe.records import Probe

@@ -1,21 +1,24 @@
 """Scoring the low and mid levels: parse (§3.1) -> fill or not -> per-item scores per repeat -> per-task
 accuracy, SE, normalized accuracy, levels and the macro average over datasets (§4.1).
 
-Modes: *strict* scores an unparsed reply as wrong. *Reference-compatible* does what the reference scripts
+Modes: *strict* reads replies with the chat-aware rules of ``medprobe.parsing.answers`` and scores an
+unreadable reply as wrong. *Reference-compatible* does what the reference scripts
 do with a reply they cannot read: a random letter for MCQ (but an exactly empty MCQ reply stays wrong), a
 random yes/no for AE, a random verdict for MR (and, for "incorrect", a random letter other than Alice's);
 SV is never filled. Each fill uses its own RNG, ``item_rng(seed, "fill", probe id)``, so a score does not
 depend on the order replies arrived in. Two deliberate departures from the reference's fills: letters are
 drawn from the question's own options (the reference draws A-E even for 4-option MedMCQA, §3.1 step 5 and
 §4.4 item 11, which makes the filled answer impossible rather than random), and a request that got no
-reply is read as the empty reply.
+reply (or an item missing from imported results) is unanswered, never filled. In reference-compatible mode the reference extractors run unchanged.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 from medprobe.metrics.multicog import (
     LEVEL_OF,
@@ -30,9 +33,11 @@ from medprobe.metrics.multicog import (
     task_estimate,
 )
 from medprobe.metrics.multifacet import normalized
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
+from medprobe.parsing.answers import read_reference, read_strict
+from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
 from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
+from medprobe.parsing.reading import NO_REPLY, NOT_READ, RANDOM_FILL, UNPARSED, ReadingTally
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
 from medprobe.parsing.yes_no import parse_answer_existence
@@ -41,30 +46,34 @@ from medprobe.records import ItemScore, Probe, Response
 
 @dataclass(frozen=True)
 class Judged:
-    """One question in one repeat: right or not, the prediction used, and whether the reply parsed."""
+    """One question in one repeat: right or not, the prediction used, and how the reply was read."""
 
     correct: bool
     prediction: Any
-    parsed: bool
+    rule: str
+
+    @property
+    def parsed(self) -> bool:
+        return self.rule not in NOT_READ
 
 
-def _parse(probe: Probe, reply: str) -> ParseResult[Any]:
+def _reference_extractor(probe: Probe) -> Callable[[str], ParseResult[Any]]:
     fmt, language = probe.answer_format, probe.language
     if probe.facet == "MCQ":
-        return parse_option_letter_mce(reply, fmt.option_texts, language)
+        return partial(parse_option_letter_mce, option_texts=fmt.option_texts, language=language)
     if probe.facet == "SV":
-        return parse_statement_mce(reply, language)
+        return partial(parse_statement_mce, language=language)
     if probe.facet == "AE":
-        return parse_answer_existence(reply, language)
-    return parse_rectification_mce(reply, language)
+        return partial(parse_answer_existence, language=language)
+    return partial(parse_rectification_mce, language=language)
 
 
-def _fill(probe: Probe, result: Unparsed, seed: int) -> Any:
+def _fill(probe: Probe, reason: str, seed: int) -> Any:
     """The reference's random answer for an unparsed reply (None where it has none)."""
     rng = item_rng(seed, "fill", probe.id)
     fmt = probe.answer_format
     if probe.facet == "MCQ":
-        return None if result.reason == EMPTY_REPLY else fill_option(rng, fmt.options)
+        return None if reason == EMPTY_REPLY else fill_option(rng, fmt.options)
     if probe.facet == "AE":
         return fill_true_false(rng)
     if probe.facet == "MR":
@@ -72,23 +81,27 @@ def _fill(probe: Probe, result: Unparsed, seed: int) -> Any:
     return None
 
 
-def judge(probe: Probe, reply: str, *, seed: int, reference_compatible: bool) -> Judged:
-    result = _parse(probe, reply)
-    if isinstance(result, Parsed):
-        prediction = result.value
+def judge(probe: Probe, reply: str | None, *, seed: int, reference_compatible: bool) -> Judged:
+    """Read one reply in the scoring mode and score it. A failed request (or an item missing from
+    imported results) is unanswered in both modes: there is nothing to fill."""
+    if reference_compatible:
+        reading = read_reference(reply, _reference_extractor(probe))
     else:
-        prediction = _fill(probe, result, seed) if reference_compatible else None
-    parsed = isinstance(result, Parsed)
+        reading = read_strict(reply, probe.answer_format)
+    prediction, rule = reading.value, reading.rule
+    if prediction is None and reference_compatible and reply is not None:
+        prediction = _fill(probe, reading.reason, seed)
+        rule = RANDOM_FILL if prediction is not None else UNPARSED
     if prediction is None:
-        return Judged(False, None, parsed)
+        return Judged(False, None, rule)
     if probe.facet != "MR":
-        return Judged(prediction == probe.gold, prediction, parsed)
+        return Judged(prediction == probe.gold, prediction, rule)
     assert isinstance(prediction, Revision)
     if probe.variant == "given_right":  # the verdict alone counts here (§4.1)
         correct = prediction.judge is True
     else:
         correct = prediction.judge is False and prediction.option == probe.gold[1]
-    return Judged(correct, [prediction.judge, prediction.option], parsed)
+    return Judged(correct, [prediction.judge, prediction.option], rule)
 
 
 def item_score(task: str, judged: dict[str, Judged], n_options: int) -> float:
@@ -104,11 +117,18 @@ def item_score(task: str, judged: dict[str, Judged], n_options: int) -> float:
 Key = tuple[str, str]  # (dataset, task)
 
 
-def score_lowmid(
-    probes: list[Probe], responses: list[Response], *, seed: int, reference_compatible: bool
-) -> tuple[list[ItemScore], dict[str, Any]]:
-    """Item scores (one per dataset x item x task x repeat) and the metrics described in the module docstring."""
+class LowMidScores(NamedTuple):
+    items: list[ItemScore]
+    metrics: dict[str, Any]
+    #: how replies were read, per "dataset/task" (``medprobe.parsing.reading``)
+    reading: dict[str, dict[str, int]]
+
+
+def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, reference_compatible: bool) -> LowMidScores:
+    """Item scores (one per dataset x item x task x repeat), the metrics described in the module
+    docstring, and how the replies were read."""
     replies = {r.probe_id: r.text for r in responses if r.sample == 0 and r.error is None}
+    tally = ReadingTally()
     groups: dict[tuple[str, str, int, str], list[Probe]] = defaultdict(list)
     n_options: dict[str, int] = {}
     for probe in probes:
@@ -122,7 +142,9 @@ def score_lowmid(
     unparsed: dict[Key, int] = defaultdict(int)
     replies_seen: dict[Key, int] = defaultdict(int)
     for (dataset, task, repeat, kp), members in sorted(groups.items(), key=lambda g: (g[0][0], TASKS.index(g[0][1]), g[0][2], g[0][3])):
-        judged = {p.variant: judge(p, replies.get(p.id, ""), seed=seed, reference_compatible=reference_compatible) for p in members}
+        judged = {p.variant: judge(p, replies.get(p.id), seed=seed, reference_compatible=reference_compatible) for p in members}
+        for j in judged.values():
+            tally.add(f"{dataset}/{task}", j.rule)
         value = item_score(task, judged, n_options.get(dataset, 0))
         per_repeat[(dataset, task)][repeat].append(value)
         unparsed[(dataset, task)] += sum(not j.parsed for j in judged.values())
@@ -135,7 +157,7 @@ def score_lowmid(
                 meta={"dataset": dataset, "repeat": repeat, "level": LEVEL_OF[task], "probes": [p.id for p in members]},
             )
         )
-    return items, _metrics(per_repeat, unparsed, replies_seen, n_options)
+    return LowMidScores(items, _metrics(per_repeat, unparsed, replies_seen, n_options), tally.as_dict())
 
 
 def _metrics(

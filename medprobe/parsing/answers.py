@@ -1,0 +1,71 @@
+"""One reply, read in the run's scoring mode.
+
+*Strict* mode reads what chat models write (``chat_letters``, ``chat_verdicts``) after removing
+reasoning blocks and markdown (``reply_text``), and never guesses. *Reference-compatible* mode runs the
+published scripts' extractor, unchanged, so that numbers compare with the papers. Either way the
+result is a :class:`~medprobe.parsing.reading.Reading` that says which rule family read the reply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from medprobe.parsing.base import Parsed, ParseResult
+from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
+from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
+from medprobe.parsing.option_letter import EMPTY_REPLY
+from medprobe.parsing.reading import NO_REPLY, REFERENCE, UNPARSED, Reading
+from medprobe.parsing.reply_text import normalise, strip_reasoning
+from medprobe.records import AnswerFormat
+
+#: the answer formats strict mode reads
+KINDS = ("option_letter", "letter_set", "true_false", "yes_no", "verdict_letter")
+
+
+def answer_text(reply: str) -> str | None:
+    """The part of a chat reply that answers: no reasoning block, no markdown; None when the reply
+    was all reasoning (the model never reached its answer)."""
+    cleaned = strip_reasoning(reply)
+    return None if cleaned.unfinished else normalise(cleaned.text)
+
+
+_CONCLUSION = re.compile(r"(?i:\b(?:therefore|thus|hence|so|in\s+conclusion|in\s+summary|overall)\b)|因此|所以|综上|总之")
+
+
+def conclusion(chain: str) -> str:
+    """A reasoning chain's conclusion: the text from its last "Therefore" / "因此" on (the whole chain
+    when it has none). The reasoning before it weighs every option; only the conclusion answers."""
+    found = list(_CONCLUSION.finditer(chain))
+    return chain[found[-1].start() :] if found else chain
+
+
+def read_strict(reply: str | None, fmt: AnswerFormat) -> Reading:
+    """A chat reply -> its answer under the strict rules for ``fmt.kind``."""
+    if reply is None:
+        return Reading(None, NO_REPLY, "the request failed")
+    text = answer_text(reply)
+    if text is None:
+        return Reading(None, UNPARSED, "the reasoning block never ends")
+    if not text:
+        return Reading(None, UNPARSED, EMPTY_REPLY)
+    if fmt.kind == "option_letter":
+        return read_option_letter(text, fmt.option_texts, fmt.options)
+    if fmt.kind == "letter_set":
+        return read_letter_set(text, fmt.option_texts, fmt.options)
+    if fmt.kind == "true_false":
+        return read_true_false(text)
+    if fmt.kind == "yes_no":
+        return read_answer_existence(text, fmt.option_texts, fmt.options)
+    if fmt.kind == "verdict_letter":
+        return read_revision(text, fmt.option_texts, fmt.options, fmt.given or "")
+    raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
+
+
+def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]) -> Reading:
+    """A reply -> what the published script's extractor returns (``reference`` or ``unparsed``)."""
+    if reply is None:
+        return Reading(None, NO_REPLY, "the request failed")
+    result = extract(reply)
+    return Reading(result.value, REFERENCE) if isinstance(result, Parsed) else Reading(None, UNPARSED, result.reason)

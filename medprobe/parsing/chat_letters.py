@@ -1,0 +1,254 @@
+"""Strict-mode reading of option answers in chat replies: one letter (MCQ) or a set (multiple-answer).
+
+The reference extractors were written for base-model completions that begin with the letter. Chat
+models write "The answer is C.", "**C**", "(C) Ovarian cancer — because …", "答案：C", or the option's
+text. This module reads those and refuses to guess:
+
+* every *answer statement* in the reply is collected — the reply itself when it is only an answer
+  (``bare``), an answer opening the reply (``leading``), an answer label or phrase anywhere
+  (``labelled``), an option named by its text (``option text``) — and the reply is read only when
+  they all give the same answer;
+* a statement naming two options ("A or C") or hedged ("maybe C") makes the reply unreadable;
+* a reply that repeats the option list ("A: … B: … C: …") has no leading answer;
+* a letter that is not one of the question's options is not an answer.
+
+Mentions of options inside an explanation ("Option A is wrong because …") are not answer statements.
+English and Chinese forms are both always tried: models answer Chinese questions in English, and the
+words of the two languages cannot be confused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, OPTION_TEXT, UNPARSED, Reading
+from medprobe.parsing.reply_text import hedged, sentence_at
+
+_OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
+_LEFT = r"(?<![A-Za-z0-9'])"
+#: what may follow a leading answer: the end, punctuation, a line break
+_AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
+_TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
+
+_LABELLED_LETTER = tuple(
+    re.compile(p)
+    for p in (
+        _LEFT + r"(?i:answer|option|choice|response|selection)\s*:\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
+        r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
+        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best|most\s+(?:appropriate|likely))\s+(?:answer|option|choice))",
+        r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
+        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
+        r"(?:正确|最佳|最终|标准)?答案\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:应|应该|我)?选(?:择)?\s*" + _ITEM,
+        _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项|的)",
+    )
+)
+#: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
+_SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
+_ECHO = re.compile(r"(?:^|[\t\n]|\s{2,})([A-E])\s*[:.)]\s*\S")
+#: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>"
+_TEXT_SPANS = (
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
+    re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
+)
+
+# Sets of letters (multiple-answer questions)
+_SET_ITEM = r"[(\[]?([A-E])[)\]]?"
+_SET_JOIN = r"\s*(?:,|，|、|;|；|&|\+|和|及|与|(?i:and))\s*(?:(?i:and)\s+)?"
+_SET = _OPTION_WORD + _SET_ITEM + r"(?:" + _SET_JOIN + _OPTION_WORD + _SET_ITEM + r")*(?![A-Za-z0-9])"
+_SET_LETTER = re.compile(r"[A-E]")
+_LABELLED_SET = tuple(
+    re.compile(p)
+    for p in (
+        _LEFT + r"(?i:answers?|options?|choices?)\s*:\s*(" + _SET + ")",
+        _LEFT + r"(?i:answers?|options?|choices?)\s+(?i:are|is|would\s+be|should\s+be)\s*:?\s*(" + _SET + ")",
+        r"\b(?i:options?)\s+(" + _SET + r")\s+(?i:are|is)\s+(?i:(?:the\s+)?(?:correct|right|true))",
+        r"(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?\s*(" + _SET + ")",
+        r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
+    )
+)
+_SET_OR = re.compile(r"\s*(?:/|(?i:or)\b|或)\s*" + _SET_ITEM)
+_ALL_OPTIONS = re.compile(
+    r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|全部(?:正确|都对)|都正确"
+)
+_CONCATENATED = re.compile(r"[A-E]{2,5}")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One answer statement: its value (None when it names several answers), the rule family, and the
+    sentence it stands in (where a hedge would qualify it)."""
+
+    value: object
+    rule: str
+    sentence: str
+
+
+def clean_text(text: str) -> str:
+    """Lower-cased text without surrounding whitespace and trailing punctuation (for text matching)."""
+    return _TRAILING.sub("", text.strip()).strip().lower()
+
+
+def echoes_options(text: str) -> bool:
+    """The reply repeats the option list (three or more "X:" / "X." labels), so it has no leading answer."""
+    return len({m.group(1) for m in _ECHO.finditer(text)}) >= 3
+
+
+def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose text the span is, or opens with (the longest such text wins); None when the
+    span names no option, or another option's text too."""
+    clean = clean_text(span)
+    texts = {letter: t for letter, option in option_texts.items() if (t := clean_text(option))}
+    found = [letter for letter, t in texts.items() if clean == t or (clean.startswith(t) and not clean[len(t)].isalnum())]
+    if not clean or not found:
+        return None
+    letter = max(found, key=lambda f: len(texts[f]))
+    rest = clean.replace(texts[letter], " ", 1)
+    return None if any(t in rest for other, t in texts.items() if other != letter) else letter
+
+
+def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+    """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
+    the option's own text (``leading``)."""
+    match = re.match(r"\s*" + _ITEM, text)
+    if not match:
+        return None
+    letter, rest = match.group(1), text[match.end() :]
+    own = clean_text(option_texts.get(letter, ""))
+    rest_clean = clean_text(rest.lstrip(".:)]，。：,-–— \t"))
+    first_line = text.split("\n", 1)[0]
+    if not rest_clean or (own and rest_clean == own):
+        return Statement(letter, BARE, text)
+    if _SEVERAL.match(text, match.end()):
+        return Statement(None, LEADING, first_line)
+    if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)):
+        return Statement(letter, LEADING, first_line)
+    return None
+
+
+def _labelled(text: str, exclude_before: re.Pattern[str] | None) -> Iterator[Statement]:
+    for pattern in _LABELLED_LETTER:
+        for match in pattern.finditer(text):
+            if exclude_before is not None and exclude_before.search(text[: match.start()]):
+                continue
+            several = _SEVERAL.match(text, match.end()) is not None
+            yield Statement(None if several else match.group(1), LABELLED, sentence_at(text, match.start(), match.end()))
+
+
+def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    first_line = text.split("\n", 1)[0]
+    letter = option_by_text(first_line, option_texts) if clean_text(first_line) in {clean_text(t) for t in option_texts.values()} else None
+    if letter:
+        yield Statement(letter, OPTION_TEXT, first_line)
+    for pattern in _TEXT_SPANS:
+        for match in pattern.finditer(text):
+            letter = option_by_text(match.group(1), option_texts)
+            if letter:
+                yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(), match.end()))
+
+
+def letter_statements(
+    text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None
+) -> list[Statement]:
+    """Every statement of one option in a cleaned reply. ``exclude_before`` skips labelled letters
+    whose preceding text matches it (a revision reply quoting "Alice's answer is D")."""
+    found = [] if echoes_options(text) else [s for s in [_start(text, option_texts)] if s]
+    found += _labelled(text, exclude_before)
+    if not any(s.value for s in found):
+        found += _named_by_text(text, option_texts)
+    return found
+
+
+def decide(statements: Sequence[Statement], options: Sequence[str], what: str = "option", text: str = "") -> Reading:
+    """One reading from the answer statements of ``text``, or the reason there is none. The strongest
+    rule that found the answer names the family (bare > leading > labelled > option text > implied)."""
+    if not statements:
+        return Reading(None, UNPARSED, "hedged, no committed answer" if hedged(text[:300]) else f"no {what} found")
+    if any(s.value is None for s in statements):
+        return Reading(None, UNPARSED, f"names several {what}s in one answer")
+    if any(hedged(s.sentence) for s in statements):
+        return Reading(None, UNPARSED, "hedged answer")
+    values = {s.value for s in statements}
+    if len(values) > 1:
+        return Reading(None, UNPARSED, f"gives different {what}s: " + "; ".join(sorted(_show(v) for v in values)))
+    (value,) = values
+    if options and not set(_letters(value)) <= set(options):
+        return Reading(None, UNPARSED, f"{_show(value)} is not among the options")
+    order = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED)
+    return Reading(value, min((s.rule for s in statements), key=order.index))
+
+
+def _letters(value: object) -> list[str]:
+    return sorted(value) if isinstance(value, frozenset) else [str(value)]
+
+
+def _show(value: object) -> str:
+    return ",".join(_letters(value))
+
+
+def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
+    """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring)."""
+    return decide(letter_statements(text, option_texts), options, text=text)
+
+
+# --- sets -------------------------------------------------------------------------------------------------
+
+
+def _set_of(chunk: str) -> frozenset[str]:
+    return frozenset(_SET_LETTER.findall(re.sub(r"(?i:option|choice)s?", "", chunk)))
+
+
+def _set_statement(text: str, match: re.Match[str], group: int, rule: str) -> Statement:
+    several = _SET_OR.match(text, match.end(group)) is not None
+    return Statement(None if several else _set_of(match.group(group)), rule, sentence_at(text, match.start(), match.end()))
+
+
+def _set_start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+    """A set of letters at the start of the reply, the whole reply ("A, C", "AC"), or one letter (and
+    its option text) per line."""
+    bare = _TRAILING.sub("", text.strip())
+    if _CONCATENATED.fullmatch(bare):
+        return Statement(frozenset(bare), BARE, text)
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) > 1:
+        per_line = [_start(line, option_texts) for line in lines]
+        if all(s is not None and s.rule == BARE for s in per_line):
+            return Statement(frozenset(str(s.value) for s in per_line if s), BARE, text)
+    match = re.match(r"\s*(" + _SET + ")", text)
+    if not match:
+        return None
+    rest = text[match.end() :]
+    if not clean_text(rest):
+        return _set_statement(text, match, 1, BARE)
+    if _AFTER_LEADING.match(rest) or re.match(r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)", rest) or _SET_OR.match(rest):
+        return _set_statement(text, match, 1, LEADING)
+    return None
+
+
+def _set_by_text(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+    """The whole reply (or a labelled span) lists option texts: "Fever, rash and cough"."""
+    for span in [text, *(m.group(1) for p in _TEXT_SPANS for m in p.finditer(text))]:
+        pieces = [p for p in re.split(r"\s*(?:,|，|、|;|；|\band\b|和|及)\s*", clean_text(span)) if p]
+        letters = [option_by_text(piece, option_texts) for piece in pieces]
+        if pieces and all(letters) and "\n" not in span.strip():
+            return Statement(frozenset(str(x) for x in letters), OPTION_TEXT, span)
+    return None
+
+
+def read_letter_set(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
+    """A cleaned chat reply to a multiple-answer question -> its set of letters. "All of the above" is
+    every option (``implied``); "A or C" and hedges are unreadable."""
+    found = [] if echoes_options(text) else [s for s in [_set_start(text, option_texts)] if s]
+    for pattern in _LABELLED_SET:
+        found += [_set_statement(text, m, 1, LABELLED) for m in pattern.finditer(text)]
+    everything = _ALL_OPTIONS.search(text)
+    if everything:
+        found.append(Statement(frozenset(options or option_texts), IMPLIED, sentence_at(text, everything.start(), everything.end())))
+    if not any(s.value for s in found):
+        by_text = _set_by_text(text, option_texts)
+        found += [by_text] if by_text else []
+    return decide(found, options, "option set", text)

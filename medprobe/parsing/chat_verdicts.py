@@ -1,0 +1,184 @@
+"""Strict-mode reading of verdicts in chat replies: true/false, yes/no, and a revision (correct, or
+incorrect with the right option).
+
+As for option answers (``medprobe.parsing.chat_letters``), every *verdict statement* is collected — the
+reply being only a verdict word (``bare``), a verdict word opening the reply (``leading``), a labelled or
+stated verdict anywhere ("Answer: False", "The statement is incorrect", "答案：错误", "该说法是正确的")
+(``labelled``) — and the reply is read only when all of them agree. A verdict word must end where it
+stands ("Correctly", "Correct answer is", "正确答案", "对于" are not verdicts), one followed by "or" / "/"
+names both verdicts, and a hedged statement ("partially true", "可能正确") is no verdict. Negations are
+read: "not true" is false, "not incorrect" is true.
+
+The reference word lists are substring tests (REFERENCE_METHODS §3.1–3.2), under which "Incorrect"
+contains "correct" and, with the case-sensitive F-list, reads as *true*; that is why strict mode has
+its own rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from medprobe.parsing.chat_letters import Statement, decide, letter_statements
+from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
+from medprobe.parsing.reply_text import sentence_at
+from medprobe.parsing.verdict_letter import Revision
+
+#: a verdict word ends here: no letter, digit or hyphen follows (Chinese may close it with 的)
+_END = r"(?:的)?(?![\w-])"
+_NEG = r"(?i:not|isn't|is\s+not)\s+"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The verdict words of one kind of question: True-words and False-words (English and Chinese;
+    longer forms first so that "不正确" is not read as "正确")."""
+
+    true: str
+    false: str
+
+    def word(self) -> re.Pattern[str]:
+        """One verdict word, captured as ``t`` or ``f``; a negated word counts as its opposite."""
+        return re.compile(
+            rf"(?:{_NEG}(?P<nt>{self.true})|{_NEG}(?P<nf>{self.false})|(?P<f>{self.false})|(?P<t>{self.true})){_END}"
+        )
+
+
+TRUE_FALSE = Vocabulary(
+    true=r"(?i:true|correct|right|yes|accurate|valid)|正确|对|是的|是|真",
+    false=r"(?i:false|incorrect|wrong|untrue|inaccurate|invalid|no)|不正确|错误|不对|错|否|不是|假",
+)
+YES_NO = Vocabulary(
+    true=r"(?i:yes)|是的|是|有|存在",
+    false=r"(?i:no)|不存在|没有|否|无|不是",
+)
+REVISION = Vocabulary(
+    true=r"(?i:correct|right|true|yes)|正确|对|是的",
+    false=r"(?i:incorrect|wrong|false|not\s+correct|no)|不正确|错误|不对|错",
+)
+
+#: "是正确的" / "这是错误的": a Chinese copula before the verdict word at the start of a reply
+_COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
+_BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
+_LABEL = r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
+_SUBJECT = (
+    r"(?i:(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?\s+is\s+"
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I\s+would\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r"|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题)\s*(?:是|为)?\s*"
+)
+
+
+def _value(match: re.Match[str]) -> bool:
+    return bool(match.group("t") or match.group("nf"))
+
+
+def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT) -> list[Statement]:
+    """Every verdict statement in a cleaned reply (see the module docstring)."""
+    word = vocab.word()
+    found: list[Statement] = []
+    start = re.match(_COPULA + word.pattern, text)
+    if start:
+        rest = text[start.end() :]
+        first_line = text.split("\n", 1)[0]
+        if _BOTH.match(rest):
+            found.append(Statement(None, LEADING, first_line))
+        elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
+            found.append(Statement(_value(start), BARE, text))
+        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])", rest):
+            found.append(Statement(_value(start), LEADING, first_line))
+    for lead in (_LABEL, subjects):
+        for match in re.finditer(rf"(?<![\w])(?:{lead})" + word.pattern, text):
+            several = _BOTH.match(text, match.end()) is not None
+            found.append(Statement(None if several else _value(match), LABELLED, sentence_at(text, match.start(), match.end())))
+    return found
+
+
+def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading:
+    """A cleaned reply -> True / False with the rule family, or the reason it is unreadable."""
+    return decide(verdict_statements(text, vocab), [], what, text)
+
+
+def read_true_false(text: str) -> Reading:
+    """A statement-validation reply ("True.", "The statement is false", "答案：错误") -> True / False."""
+    return read_verdict(text, TRUE_FALSE)
+
+
+_NONE_AMONG = re.compile(
+    r"(?i:^none\.?$|\bnone\s+of\s+(?:the\s+)?(?:options|choices|above|them)|\bno\s+(?:correct|right)\s+(?:answer|option)|"
+    r"(?:answer|option)\s+is\s+not\s+(?:among|listed|present|in)\b)"
+    r"|(?:都|均)?不(?:正确|对)的选项|没有正确(?:答案|选项)|正确答案不在"
+)
+
+
+def read_answer_existence(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
+    """"Is the right answer among the options?" -> True (yes) / False (no). Beside yes/no, a reply that
+    says none of the options is right means no, and one that names the right option means yes
+    (``implied``)."""
+    found = verdict_statements(text, YES_NO, subjects=r"(?!)")
+    none = _NONE_AMONG.search(text)
+    if none:
+        found.append(Statement(False, IMPLIED, sentence_at(text, none.start(), none.end())))
+    if not found:
+        named = decide(letter_statements(text, option_texts), options)
+        if named.read and named.rule != BARE:
+            found.append(Statement(True, IMPLIED, text))
+    return decide(found, [], "yes/no answer", text)
+
+
+#: what a revision reply says about the given answer: "Alice's answer is …", "Alice is …", "给出的答案…"
+_GIVEN_SUBJECT = (
+    r"(?i:(?:alice's|alices|her|the\s+given|the\s+provided)\s+(?:answer|choice|option)(?:\s*\(?[A-E]\)?)?\s+(?:is|was)\s+"
+    r"|alice\s+(?:is|was)\s+)"
+    r"|(?:爱丽丝|给出|提供)的?(?:答案|选择)?\s*(?:是|为)?\s*"
+)
+_GIVEN_BEFORE = re.compile(r"(?i:alice'?s?|her|the\s+given|given|provided)\s*$|(?:爱丽丝|给出|提供)的?\s*$")
+_CORRECTION = re.compile(
+    r"(?i:should\s+(?:have\s+)?be(?:en)?|instead\s+(?:it\s+is|of)|rather)\s*:?\s*" + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
+    r"|(?:应为|应该是|应选|应该选)\s*(?:选项)?\s*([A-E])"
+)
+
+
+def _corrected_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
+    # a letter alone, or opening the reply, answers the question, not whether Alice was right
+    statements = [s for s in letter_statements(text, option_texts, exclude_before=_GIVEN_BEFORE) if s.rule not in (BARE, LEADING)]
+    for match in _CORRECTION.finditer(text):
+        statements.append(Statement(match.group(1) or match.group(2), LABELLED, sentence_at(text, match.start(), match.end())))
+    return decide(statements, options)
+
+
+def _after_verdict_letter(text: str) -> str | None:
+    """"Incorrect, C." / "错误，C": the letter right after a leading False verdict."""
+    match = re.match(rf"\s*(?:{REVISION.false}){_END}\s*[,.:;，。：；\-–—]?\s*[(\[]?([A-E])[)\]]?\s*(?:$|[.,;。，\n)])", text)
+    return match.group(1) if match else None
+
+
+def read_revision(text: str, option_texts: Mapping[str, str], options: Sequence[str], given: str) -> Reading:
+    """A reply judging Alice's answer ``given`` -> ``Revision(True, given)`` or ``Revision(False, X)``.
+
+    The verdict comes from verdict statements ("Correct.", "Incorrect, the correct answer is C",
+    "Alice's answer is wrong"); the corrected option from answer statements that are not Alice's own
+    ("the correct answer is C", "should be C", "正确答案是C") or a letter right after the verdict. A reply
+    that gives only "The correct answer is C" implies the verdict (C = Alice's letter: correct). A
+    verdict contradicted by the option ("Correct, the answer is C" when Alice said D), or "incorrect"
+    without the right option, is not a complete answer and stays unread.
+    """
+    verdicts = verdict_statements(text, REVISION, subjects=_GIVEN_SUBJECT)
+    verdict = decide(verdicts, [], "verdict") if verdicts else None
+    if verdict is not None and not verdict.read:
+        return verdict
+    quick = _after_verdict_letter(text) if verdict is not None and verdict.value is False else None
+    letter = Reading(quick, verdict.rule) if quick else _corrected_letter(text, option_texts, options)
+    if verdict is None:
+        if not letter.read:
+            return Reading(None, UNPARSED, "no verdict and no option found")
+        return Reading(Revision(letter.value == given, letter.value), IMPLIED)
+    if verdict.value is True:
+        if letter.read and letter.value != given:
+            return Reading(None, UNPARSED, f"says correct but names {letter.value}, not {given}")
+        return Reading(Revision(True, given), verdict.rule)
+    if not letter.read:
+        return Reading(None, UNPARSED, "incorrect, but " + ("no corrected option" if "no option" in letter.reason else letter.reason))
+    if letter.value == given:
+        return Reading(None, UNPARSED, f"says incorrect but names Alice's answer {given}")
+    return Reading(Revision(False, letter.value), verdict.rule)
