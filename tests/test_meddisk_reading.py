@@ -80,6 +80,24 @@ def test_a_list_after_a_blank_line_is_scored() -> None:
     assert lab.text == "1. Serum uric acid (raised)\n2. Complete blood count (raised white cells)"
 
 
+def test_a_restated_question_is_not_the_answer_pattern() -> None:
+    read = postprocess("痛风的常见症状是什么？\n\n痛风的常见症状是：关节痛；红肿", "primary_symptoms", "痛风", "zh")
+    assert read.entities == ("关节痛", "红肿") and read.rule == "answer pattern"
+    empty = postprocess("痛风的常见症状是什么？\n\n痛风的常见症状是：\n\n痛风的常见症状是：", "primary_symptoms", "痛风", "zh")
+    assert empty.rule == "unparsed" and empty.text == ""
+
+
+def test_a_bold_line_is_no_list_item() -> None:
+    reply = "joint pain; swelling.\n\n**Gout is more common in men.**"
+    assert postprocess(reply, "primary_symptoms", "gout", "en").entities == ("joint pain", "swelling")
+
+
+def test_a_repeated_answer_sentence_ends_the_answer() -> None:
+    reply = ("The primary symptoms of gout include: joint pain; swelling.\n"
+             "The primary symptoms of flu include: fever; cough.\nThe primary symptoms of gout include: rash")
+    assert postprocess(reply, "primary_symptoms", "gout", "en").entities == ("joint pain", "swelling")
+
+
 def test_headings_and_lists_continue_the_answer_and_are_not_entities() -> None:
     text = "Common ones:\n\n- fever\n- cough\n\n**Less common:**\n- rash\n\nMost patients recover."
     assert postprocess(text, "primary_symptoms", "flu", "en").entities == ("fever", "cough", "rash")
@@ -96,6 +114,7 @@ def test_headings_and_lists_continue_the_answer_and_are_not_entities() -> None:
         ("高血压和糖尿病以及冠心病或者肾病", "zh", ["高血压", "糖尿病", "冠心病", "肾病"]),
         ("发热、咳嗽等。", "zh", ["发热", "咳嗽"]),
         ("发热；咳嗽；等等", "zh", ["发热", "咳嗽"]),
+        ("关节痛；红肿。夜间加重", "zh", ["关节痛", "红肿", "夜间加重"]),
         ("fever, cough, and so on", "en", ["fever", "cough"]),
         ("fever; cough; etc.", "en", ["fever", "cough"]),
         ("fever, rash and more", "en", ["fever", "rash"]),

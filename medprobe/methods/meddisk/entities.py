@@ -3,7 +3,7 @@
 The paper extracts entities with an in-house medical NER model (Appendix E); any callable
 ``(text, language) -> list[str]`` can replace this one (``-X extractor=module:function``).
 
-Items are split at list separators (semicolons, commas, 、, slashes, line breaks) and at the words
+Items are split at list separators (semicolons, commas, 、, slashes, line breaks, Chinese sentence ends) and at the words
 that join two items: " and " / " or " in English; 和, 及, 或, 以及, 或者 in Chinese, but only where
 jieba segments them as words of their own between words of two or more characters, so that 及时,
 中和 or 或许 inside a word stay whole ("建议及时就医" and "中和抗体" are one item, "关节痛和发热" two). Bullets, numbering, markdown emphasis, lead-ins
@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import jieba
 
-_SEPARATORS = re.compile(r"[;；,，、/\n]|\s+(?:and|or)\s+(?!(?:so on|so forth|others|more)\b)", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[;；,，、/\n。！？]|\s+(?:and|or)\s+(?!(?:so on|so forth|others|more)\b)", re.IGNORECASE)
 _HAN_CONJUNCTIONS = frozenset({"和", "及", "或", "以及", "或者"})
 _HAN_CONJUNCTION = re.compile(r"和|及|或")
-BULLET = re.compile(r"^\s*(?:[-*•·+]\s*|\(?\d+[.、)）](?!\d)\s*|\(?[a-z][.)]\s+)", re.IGNORECASE)
+BULLET = re.compile(r"^\s*(?:[-•·+]\s*|\*(?!\*)\s*|\(?\d+[.、)）](?!\d)\s*|\(?[a-z][.)]\s+)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__|`|^#+\s*")
 _LEAD = re.compile(r"^(?:such as|including|e\.g\.|for example|mainly|例如|包括|主要有|如)\s*", re.IGNORECASE)
 _OPEN_END = re.compile(r"(?:\s*(?:\betc\b\.?|\band so on\b|\band so forth\b|\band others\b|\band more\b)|等等|等)$", re.IGNORECASE)

@@ -8,7 +8,7 @@ Appendix D and E), and saying how each reply was read.
    <disease> include:" / "<disease>的<aspect>包括："); a reply without the pattern is kept whole,
    as in the paper. A reply that uses the pattern with another disease's name (small models
    copy an example) loses that prefix too, so its words are not scored; only the right disease
-   counts as "pattern found".
+   counts as "pattern found". The answer ends where a new answer sentence begins.
 3. What follows the answer is cut: chatter ("I hope this helps", "Note: …", 希望对您有帮助,
    建议及时就医) from its first sentence on, and, after a blank line, any paragraph that is
    neither a list nor announced by a line ending in a colon. Chat models put their lists after
@@ -107,7 +107,7 @@ def _pattern(aspect_name: str, disease: str | None, language: str) -> re.Pattern
     d = re.escape(disease) if disease is not None else (r"[^\n：:]{1,80}?" if language == "zh" else r"[^\n:]{1,120}?")
     a = re.escape(aspect_name)
     if language == "zh":
-        verb = r"(?:主要|一般|通常|常见)?(?:为|包括|是|有|如下)"
+        verb = r"(?:主要|一般|通常|常见)?(?:为|包括|是|有|如下)(?!什么|哪)"  # not the restated question (是什么？)
         return re.compile(rf"{d}\s*的\s*{a}\s*(?:{verb}\s*[:：]?|[:：])\s*", re.DOTALL)
     verb = r"(?:\s+(?:may|can|commonly|typically|usually|often|mainly))?\s+(?:include|includes|are|is|consists? of)\b"
     return re.compile(rf"(?:the\s+)?{a}\s+of\s+{d}(?:{verb}\s*:?|\s*:)\s*", re.IGNORECASE | re.DOTALL)
@@ -145,7 +145,9 @@ def answer_span(reply: str, aspect: str, disease: str, language: str, setting: s
     other = None if match else _pattern(name, None, language).search(text)
     source = ANSWER_PATTERN if match else OTHER_NAME if other else WHOLE_REPLY
     found = match or other
-    return Span(_answer_part(text[found.end():] if found else text), source)
+    text = text[found.end():] if found else text
+    again = _pattern(name, None, language).search(text)  # a new answer sentence (a copied example) ends this one
+    return Span(_answer_part(text[: again.start()] if again else text), source)
 
 
 def _level_value(numeral: str) -> int:
