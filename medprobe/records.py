@@ -36,10 +36,17 @@ class AnswerFormat(Record):
       verdict_letter a correct/incorrect verdict on ``given`` plus the right letter (revision)
       yes_no         a yes/no judgement (e.g. "is the right answer among the options?")
       verdict        a correct/incorrect verdict about a claim, given first (SDAK fact-checking)
-      free_text      anything (e.g. a turn of a diagnostic dialogue); no random answer exists
+      dialogue_turn  a turn of a diagnostic dialogue: one of ``options`` after the label ``given``
+                     ("Action:", "Diagnosis:")
+      dialogue_list  a turn of a diagnostic dialogue: some of ``options`` after the label ``given``
+                     (an exam list, "Lab Tests:")
+      free_text      anything (e.g. a summary of a dialogue); no random answer exists
     """
 
-    kind: Literal["option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "verdict", "free_text"]
+    kind: Literal[
+        "option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "verdict", "dialogue_turn", "dialogue_list",
+        "free_text",
+    ]
     options: list[str] = Field(default_factory=list)
     option_texts: dict[str, str] = Field(default_factory=dict)
     given: str | None = None

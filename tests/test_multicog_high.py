@@ -231,11 +231,19 @@ def test_judge_accepts_what_no_rule_matches(tmp_path: Path) -> None:
     assert h["match_rules"].get("judge") == 1 and h["macro_end_point"]["mean"] == pytest.approx(1 / 8)
 
 
-def test_the_random_model_cannot_hold_a_dialogue(tmp_path: Path) -> None:
-    outcome = run(plan(tmp_path, "random", repeats=1, limit=2))
+def test_the_random_model_is_the_baseline_doctor(tmp_path: Path) -> None:
+    """It orders random exams among those the case has and names a diagnosis of the case set, in
+    the dialogue's format: every turn is read, every episode ends with a diagnosis."""
+    outcome = run(plan(tmp_path, "random", repeats=3))
     h = outcome.summary["metrics"]["high"]
-    assert h["finished"] == 0 and outcome.summary["run"]["errors"] == 2
-    assert all("random model answers only fixed-format" in reason for reason in h["stopped"])
+    assert h["episodes"] == h["finished"] == 24 and h["rolled_back"] == 0 and outcome.summary["run"]["errors"] == 0
+    assert h["macro_end_point"]["mean"] == pytest.approx(2 / 24) and h["match_rules"] == {"no match": 22, "name": 2}
+    assert h["exam_recall"]["mean"] == pytest.approx(0.416, abs=5e-4)
+    assert h["macro_full_path"]["mean"] == pytest.approx(0.049, abs=5e-4)
+    assert set(outcome.summary["reading"]["high: dialogue turns"]) == {"action line", "exam list", "diagnosis"}
+    pool = {c.diagnosis for c in load_cases("builtin:cases")}
+    transcripts = [json.loads(line) for line in (outcome.path / "transcripts.jsonl").open()]
+    assert {t["diagnosis"] for t in transcripts} <= pool
 
 
 # --- MIMIC-IV-CDM style records (synthetic fixture in that shape; not patient data) ------------------

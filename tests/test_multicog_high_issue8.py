@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,14 @@ from conftest import shared
 from medprobe.methods.multicog.dialogue.agent import Episode
 from medprobe.methods.multicog.dialogue.cases import exam_type, load_cases
 from medprobe.methods.multicog.dialogue.diagnosis import match_diagnosis
-from medprobe.methods.multicog.dialogue.exams import requested_ids
+from medprobe.methods.multicog.dialogue.exams import orderable_names, requested_ids
 from medprobe.methods.multicog.dialogue.imaging import ImageRequest, image_requests
+from medprobe.methods.multicog.dialogue.prompts import HEADERS
 from medprobe.methods.multicog.dialogue.radiology import parse_radiology
 from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases
 from medprobe.metrics.stats import bootstrap_se
-from medprobe.records import GenerationParams, Response
+from medprobe.models.random_model import random_reply
+from medprobe.records import AnswerFormat, GenerationParams, Response
 
 AGENTCLINIC = ("agentclinic", "agentclinic_medqa_extended.jsonl")
 
@@ -205,3 +208,38 @@ def test_eleven_panels_reach_most_agentclinic_lab_work() -> None:
 )
 def test_diagnosis_matching_beyond_the_reference_rules(label: str, diagnosis: str, rule: str | None) -> None:
     assert match_diagnosis(label, diagnosis) == rule
+
+
+# --- the baseline doctor ---------------------------------------------------------------------------
+
+
+def test_random_dialogue_replies_choose_among_what_the_turn_offers() -> None:
+    rng = random.Random(3)
+    action = random_reply(AnswerFormat(kind="dialogue_turn", given="Action:", options=["PE", "LAB"]), rng)
+    assert re.fullmatch(r"Rationale: chosen at random\nAction: (PE|LAB)", action)
+    listed = random_reply(AnswerFormat(kind="dialogue_list", given="Lab Tests:", options=["CBC", "Lipase", "TSH"]), rng)
+    names = listed.split("Lab Tests: ")[1].split(", ")
+    assert names and set(names) <= {"CBC", "Lipase", "TSH"}
+    final = random_reply(AnswerFormat(kind="dialogue_turn", given="Diagnosis:", options=["Gout"]), rng)
+    assert final == "Rationale: chosen at random\nDiagnosis: Gout\nTreatment: none (a random baseline)"
+    assert random_reply(AnswerFormat(kind="dialogue_list", given="Lab Tests:"), rng).endswith("Lab Tests: ")
+
+
+def test_nearly_every_agentclinic_exam_can_be_ordered_by_a_name() -> None:
+    """Naming an exam (or the group it is listed under) returns it; of the four left out, three hold
+    an "and" that the reference's list parser splits, and "K" is one character, which it drops."""
+    unreachable = []
+    for case in load_cases(str(shared(*AGENTCLINIC))):
+        for kind in ("LAB", "MICRO", "IMAGE"):
+            names = orderable_names(case, kind)  # type: ignore[arg-type]
+            reached = requested_ids(case, kind, f"{HEADERS[kind]} {', '.join(names)}", HEADERS[kind]) if names else set()  # type: ignore[arg-type]
+            unreachable += [e.name for e in case.exams_of(kind) if e.id not in reached]  # type: ignore[arg-type]
+    assert sorted(unreachable) == ["Blood and Urine Cultures", "K", "Periodic acid-Schiff and silver methenamine", "Stool Culture and Sensitivity"]
+
+
+def test_a_test_named_as_the_case_names_it_is_found_despite_filler_words(tmp_path: Path) -> None:
+    case = agentclinic_case(tmp_path, {"Blood_Alcohol_Level": "0.2%", "ELISA_for_HIV": "Negative",
+                                       "Nitroblue_Tetrazolium_Test_(NBT)": "Abnormal"})
+    assert lab_ids(case, "Blood Alcohol Level") == {"blood_alcohol_level"}
+    assert lab_ids(case, "Nitroblue Tetrazolium Test (NBT)") == {"nitroblue_tetrazolium_test_nbt"}
+    assert requested_ids(case, "MICRO", "Microbiology tests: ELISA for HIV", "Microbiology tests:") == {"elisa_for_hiv"}

@@ -4,6 +4,11 @@ It gives the papers' "Random" rows from the same pipeline a real model goes thro
 reply text, parser, metric), so a parser or metric bug shows up as a random row that is off its
 analytic baseline. Each answer is a pure function of (run seed, request id): reruns and
 resumed runs give identical results.
+
+In a diagnostic dialogue it is the baseline doctor: each turn it picks one of the actions left
+at random, orders a random non-empty subset of the case's exams of the type it chose, and names a
+diagnosis drawn at random from the choices the turn offers (MultiCogEval: the diagnoses of the
+case set being run), always in the reply format the dialogue asks for.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ _WORDS = {
 
 def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
     """One uniformly random answer written the way the probe's demos write answers."""
+    if fmt.kind in ("dialogue_turn", "dialogue_list"):
+        return _dialogue_reply(fmt, rng)
     words = _WORDS[fmt.language]
     letters = fmt.options
     if fmt.kind == "true_false":
@@ -36,10 +43,27 @@ def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
     if fmt.kind == "option_letter":
         return rng.choice(letters)
     if fmt.kind == "letter_set":
-        mask = rng.randrange(1, 2 ** len(letters))  # uniform over the non-empty subsets
-        return ",".join(letter for i, letter in enumerate(letters) if mask >> i & 1)
+        return ",".join(_subset(letters, rng))
     pick = rng.choice(letters)  # verdict_letter: pick an answer, then judge the given one by it
     return words["correct"] if pick == fmt.given else words["incorrect"].format(pick)
+
+
+def _subset(items: list[str], rng: random.Random) -> list[str]:
+    """A subset drawn uniformly from the non-empty ones, in the items' order."""
+    mask = rng.randrange(1, 2 ** len(items))
+    return [item for i, item in enumerate(items) if mask >> i & 1]
+
+
+def _dialogue_reply(fmt: AnswerFormat, rng: random.Random) -> str:
+    """A dialogue turn in the reply format the dialogue asks for ("Rationale: …" then the label)."""
+    if fmt.kind == "dialogue_list":  # no orderable exam: an empty list, which the dialogue rejects as invalid
+        chosen = ", ".join(_subset(fmt.options, rng)) if fmt.options else ""
+    elif fmt.options:
+        chosen = rng.choice(fmt.options)
+    else:
+        raise MedprobeError(f"the random model has nothing to choose from after '{fmt.given}'")
+    treatment = "\nTreatment: none (a random baseline)" if fmt.given == "Diagnosis:" else ""
+    return f"Rationale: chosen at random\n{fmt.given} {chosen}{treatment}"
 
 
 class RandomBackend:

@@ -114,7 +114,8 @@ class MultiCogMethod:
             return
         if session.plan.prompt_style != "chat":
             raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
-        episodes = [dialogue.episode_of(p, session.plan.build.seed) for p in talks]
+        pool = tuple(probe_set.info["high"]["diagnosis_pool"])  # the baseline doctor's candidates
+        episodes = [dialogue.episode_of(p, session.plan.build.seed, pool) for p in talks]
 
         async def ask_quietly(requests: list[Any]) -> list[Response]:
             return await session.ask(requests, progress=False)

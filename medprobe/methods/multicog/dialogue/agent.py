@@ -37,7 +37,7 @@ from typing import Any
 from medprobe.methods.multicog.dialogue import prompts
 from medprobe.methods.multicog.dialogue.actions import parse_action
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case
-from medprobe.methods.multicog.dialogue.exams import requested_ids, results_text
+from medprobe.methods.multicog.dialogue.exams import orderable_names, requested_ids, results_text
 from medprobe.parsing.reading import NO_REPLY, UNPARSED
 from medprobe.parsing.reply_text import strip_reasoning
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response, request_id
@@ -84,6 +84,8 @@ class Episode:
     rolled_back: int = 0
     summaries: int = 0
     awaiting: str = "action"  # "action" | "summary"
+    expecting: str = "action"  # what the last user turn asks for: "action", an exam type's list, "diagnosis"
+    diagnosis_pool: tuple[str, ...] = ()  # diagnoses a baseline doctor may name (the run's case set)
     transcript: list[dict[str, Any]] = field(default_factory=list)
     readings: list[str] = field(default_factory=list)  # one reading family per model turn
 
@@ -108,8 +110,19 @@ class Episode:
             messages=messages,
             params=self.params,
             seed=turn_seed(self.seed, self.run, self.turn),
-            answer_format=AnswerFormat(kind="free_text"),
+            answer_format=AnswerFormat(kind="free_text") if self.awaiting == "summary" else self._answer_format(),
         )
+
+    def _answer_format(self) -> AnswerFormat:
+        """The choices the current turn offers, for the baseline doctor (``random``): the actions
+        left, the case's orderable exams of the type asked for, or the diagnosis pool. The answer
+        format is no part of a request's cache key, so real models are unaffected."""
+        if self.expecting == "diagnosis":
+            return AnswerFormat(kind="dialogue_turn", given="Diagnosis:", options=list(self.diagnosis_pool))
+        if self.expecting in EXAM_TYPES:
+            kind = self.expecting
+            return AnswerFormat(kind="dialogue_list", given=prompts.HEADERS[kind], options=orderable_names(self.case, kind))  # type: ignore[arg-type]
+        return AnswerFormat(kind="dialogue_turn", given="Action:", options=self._available())
 
     def feed(self, response: Response | None) -> None:
         """Take the model's reply to :meth:`request` (None: the run stopped before it came)."""
@@ -150,8 +163,9 @@ class Episode:
     def _choose(self) -> str:
         return prompts.CHOOSE.format(actions=", ".join(self._available()))
 
-    def _say(self, text: str, wrong: bool = False) -> None:
+    def _say(self, text: str, wrong: bool = False, expecting: str = "action") -> None:
         self.messages.append(Message(role="user", content=text))
+        self.expecting = expecting
         self.wrong_streak = self.wrong_streak + 1 if wrong else 0
         if wrong:
             self.done_actions.append("WRONG")
@@ -176,11 +190,11 @@ class Episode:
             self._stop("done", "diagnosis given")
             return
         if expecting:
-            self._say(prompts.NO_DIAGNOSIS, wrong=True)
+            self._say(prompts.NO_DIAGNOSIS, wrong=True, expecting="diagnosis")
             return
         if self._available() == ["OUTPUT"] and action.kind not in lists:
             self.done_actions.append("OUTPUT")
-            self._say(prompts.ENFORCE_DIAGNOSIS)
+            self._say(prompts.ENFORCE_DIAGNOSIS, expecting="diagnosis")
         elif action.kind == "PE":
             self._do_pe()
         elif action.kind in EXAM_TYPES:
@@ -189,7 +203,7 @@ class Episode:
             self._give_results(lists[action.kind], reply)
         elif action.kind == "OUTPUT":
             self.done_actions.append("OUTPUT")
-            self._say(prompts.ASK_DIAGNOSIS)
+            self._say(prompts.ASK_DIAGNOSIS, expecting="diagnosis")
         else:
             self._say(prompts.INVALID.format(actions=", ".join(self._available())) + self._choose(), wrong=True)
 
@@ -215,7 +229,7 @@ class Episode:
             self._say(prompts.NONE_OF_KIND.format(words=words) + self._choose())
             return
         self.done_actions.append(kind)
-        self._say(prompts.ASK_LIST.format(kind=kind, words=words, header=prompts.HEADERS[kind]))
+        self._say(prompts.ASK_LIST.format(kind=kind, words=words, header=prompts.HEADERS[kind]), expecting=kind)
 
     def _give_results(self, kind: str, reply: str) -> None:
         words = prompts.KIND_WORDS[kind]

@@ -77,6 +77,7 @@ def build_episodes(
         "cases": len(cases),
         "runs": runs,
         "diseases": len({c.disease for c in cases}),
+        "diagnosis_pool": sorted({c.diagnosis for c in cases}),
         "exam_items": {kind: sum(len(c.exams_of(kind)) for c in cases) for kind in EXAM_TYPES},
         "generation": params.model_dump(),
         "context_tokens": context_tokens,
@@ -85,12 +86,16 @@ def build_episodes(
     return probes, info
 
 
-def episode_of(probe: Probe, seed: int) -> Episode:
+def episode_of(probe: Probe, seed: int, diagnosis_pool: tuple[str, ...] = ()) -> Episode:
+    """The probe's episode at its start; ``diagnosis_pool`` (the run's diagnoses) is what the
+    baseline doctor may name, and changes nothing else."""
     meta = probe.meta
-    return Episode.start(
+    episode = Episode.start(
         probe.id, Case.model_validate(meta["case"]), meta["run"], seed, GenerationParams.model_validate(meta["params"]),
         meta["context_tokens"], meta.get("max_turns", MAX_TURNS),
     )
+    episode.diagnosis_pool = diagnosis_pool
+    return episode
 
 
 async def step_all(

@@ -21,14 +21,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from medprobe.methods.multicog.dialogue import prompts
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, ExamType
 from medprobe.methods.multicog.dialogue.imaging import image_hit, image_requests
 from medprobe.methods.multicog.dialogue.panels import panel_members
 from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
-from medprobe.methods.multicog.dialogue.requests import (
-    Catalog,
-    parse_lab_request,
-)
+from medprobe.methods.multicog.dialogue.requests import Catalog, parse_lab_request, request_form
 
 #: canonical test name -> other names clinicians use (ours; lower case); panels are in ``panels.PANELS``
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -83,9 +81,11 @@ def case_catalog(case: Case, kind: ExamType) -> Catalog:
     table: dict[str, list[str]] = {}
 
     def add(name: str, exam_id: str) -> None:
-        ids = table.setdefault(_norm(name), [])
-        if exam_id not in ids:
-            ids.append(exam_id)
+        forms = dict.fromkeys((_norm(name), _norm(request_form(name))))  # in order: ties go to the earlier key
+        for form in (form for form in forms if form):
+            ids = table.setdefault(form, [])
+            if exam_id not in ids:
+                ids.append(exam_id)
 
     exams = case.exams_of(kind)
     for exam in exams:
@@ -158,3 +158,18 @@ def results_text(case: Case, kind: ExamType, ids: set[str]) -> str:
             label = f"{exam.panel} - {exam.name}" if exam.panel else exam.name
             lines.append(f"{label}: {exam.result}")
     return "\n".join(lines)
+
+
+def orderable_names(case: Case, kind: ExamType) -> list[str]:
+    """Names that order the case's exams of one type, one per exam where one exists: the exam's own
+    name when a list naming it returns it, else the group it is listed under ("Level" of "Blood
+    Glucose", "K" of "Serum Electrolytes"). What the baseline doctor picks from; an exam no name
+    reaches is left out (a name holding "and", which the reference's parser splits)."""
+    header = prompts.HEADERS[kind]
+    names: list[str] = []
+    for exam in case.exams_of(kind):
+        for name in (exam.name, exam.panel):
+            if name and exam.id in requested_ids(case, kind, f"{header} {name}", header):
+                names.append(name)
+                break
+    return list(dict.fromkeys(names))

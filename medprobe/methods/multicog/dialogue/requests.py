@@ -103,6 +103,15 @@ def _split_names(text: str) -> tuple[list[str], dict[str, list[str]]]:
     return [name.strip() for name in names if name.strip()], abbreviations
 
 
+def request_form(name: str) -> str:
+    """A test name as ``lab_items`` leaves it in a request: fillers ("level", "for", "the", …) and
+    parentheses gone ("Blood Alcohol Level" -> "Blood Alcohol", "ELISA for HIV" -> "ELISA HIV"). A
+    catalogue built from a case's own names adds this form, so that naming a test finds it."""
+    for pattern in _FILLERS:
+        name = pattern.sub("", name)
+    return " ".join(re.sub(r"\([^)]*\)", " ", name).split())
+
+
 def lab_items(segment: str) -> list[tuple[str, list[str]]]:
     """The requested lab or microbiology items, each with its parenthesised abbreviations.
 
