@@ -36,6 +36,8 @@ from medprobe.records import (
 )
 
 METHOD = "multicog"
+#: temperature 0.8 as the paper; each reply may use 512 tokens (the reference allows the whole 4,096-token
+#: context): a turn is a short rationale and an action or a list, and the rest of the context holds the chat
 DEFAULT_GENERATION = GenerationParams(temperature=0.8, max_tokens=512)
 DEFAULT_RUNS = 3
 DEFAULT_CONTEXT = 4096
