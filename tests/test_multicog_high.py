@@ -14,8 +14,9 @@ from conftest import shared
 from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions
-from medprobe.methods.multicog.dialogue.agent import Episode
+from medprobe.methods.multicog.dialogue.agent import MAX_INVALID_IN_A_ROW, MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, exam_type, load_cases
+from medprobe.methods.multicog.dialogue.episodes import DEFAULT_GENERATION
 from medprobe.methods.multicog.dialogue.mimic import import_mimic
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.records import GenerationParams, Response
@@ -323,3 +324,20 @@ def test_every_dialogue_turn_is_read_as_one_family(pneumonia: Case) -> None:
     ep = episode(pneumonia)
     say(ep, None, error="HTTP 500: boom")
     assert ep.readings == ["no reply"]
+
+
+def test_the_stop_rule_budget_and_finish_are_what_the_readme_says(pneumonia: Case) -> None:
+    ep = episode(pneumonia)
+    for _ in range(MAX_INVALID_IN_A_ROW - 1):
+        say(ep, "hmm")
+    assert ep.status == "open"
+    say(ep, "hmm")
+    assert (ep.status, ep.reason, ep.turn) == ("failed", "early stop: 5 invalid replies in a row", 5)
+    ep = episode(pneumonia)
+    assert "Diagnosis:" in say(ep, "Rationale: x\nAction: OUTPUT")
+    say(ep, "Diagnosis: pneumonia")
+    assert ep.status == "done", "after OUTPUT a diagnosis without a treatment finishes"
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert f"after {MAX_TURNS} model turns" in readme and f"after {MAX_INVALID_IN_A_ROW} invalid replies in a row at any turn" in readme
+    assert f"Each reply may use up to {DEFAULT_GENERATION.max_tokens} tokens" in readme
+    assert "4 invalid replies" not in readme
