@@ -34,9 +34,9 @@ from medprobe.sources.kb import load_kb
         ("3", 3.0, "number"),
         ("Level 2: critical, needs treatment within 24 hours.", 2.0, "number"),
         ("4. It is chronic and rarely needs care within 24 hours.", 4.0, "number"),
-        ("It lies between level 2 and level 3.", math.nan, "several numbers"),
-        ("I cannot say.", math.nan, "no number"),
-        ("一般不危及生命。", math.nan, "no number"),
+        ("It lies between level 2 and level 3.", math.nan, "unparsed: several numbers"),
+        ("I cannot say.", math.nan, "unparsed: no number"),
+        ("一般不危及生命。", math.nan, "unparsed: no number"),
     ],
 )
 def test_level_number(text: str, number: float, rule: str) -> None:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from medprobe.engine import extraction
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.rundir import RunDir, fingerprint, git_revision, probes_digest
 from medprobe.engine.runner import RunStats, execute
@@ -189,7 +190,13 @@ def run(plan: RunPlan) -> Outcome:
     """Build, ask, score. Re-running the same plan resumes an unfinished run in place and
     answers finished requests from the cache."""
     method = get_method(plan.method)
+    judge = extraction.judge_model(plan.build.options)
+    if judge is not None:
+        plan = replace(plan, build=replace(plan.build, options={k: v for k, v in plan.build.options.items() if k != "extractor"}))
     probe_set = method.build(plan.build)
+    if judge is not None:
+        extraction.check(plan.method, probe_set.probes, reference_compatible=plan.reference_compatible)
+        probe_set.info["extraction_judge"] = judge
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
@@ -213,6 +220,8 @@ def run(plan: RunPlan) -> Outcome:
                     await session.ask(session.requests_for(probe_set.probes))
                 else:
                     await interact(probe_set, session)
+                if judge is not None:
+                    await extraction.ask_judge(session, judge, rundir.responses())
                 return session
         finally:
             await backend.aclose()
@@ -329,6 +338,9 @@ def finish(
     }
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
+    judged = extraction.judgement_records(responses)
+    if judged:
+        write_records(rundir.path / "judge.jsonl", judged)
     for name, content in result.extra_files.items():
         if isinstance(content, str):
             (rundir.path / name).write_text(content, encoding="utf-8")

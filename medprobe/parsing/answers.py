@@ -16,12 +16,14 @@ from medprobe.parsing.base import Parsed, ParseResult
 from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.option_letter import EMPTY_REPLY
-from medprobe.parsing.reading import NO_REPLY, REFERENCE, UNPARSED, Reading
+from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, strip_reasoning
-from medprobe.records import AnswerFormat
+from medprobe.records import AnswerFormat, Response
 
 #: the answer formats strict mode reads
 KINDS = ("option_letter", "letter_set", "true_false", "yes_no", "verdict_letter")
+#: responses of the extraction judge (``medprobe.engine.extraction``) carry the probe id plus this
+JUDGED_SUFFIX = "/extract"
 
 
 def answer_text(reply: str) -> str | None:
@@ -69,3 +71,18 @@ def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]
         return Reading(None, NO_REPLY, "the request failed")
     result = extract(reply)
     return Reading(result.value, REFERENCE) if isinstance(result, Parsed) else Reading(None, UNPARSED, result.reason)
+
+
+def judged_id(probe_id: str) -> str:
+    """The probe id under which the extraction judge's reading of a reply to ``probe_id`` is stored."""
+    return probe_id + JUDGED_SUFFIX
+
+
+def with_judge(reading: Reading, fmt: AnswerFormat, judgement: Response | None) -> Reading:
+    """An unparsed strict reading completed by the judge's answer, when there is one."""
+    if reading.read or judgement is None or judgement.error is not None:
+        return reading
+    judged = read_strict(judgement.text, fmt)
+    if judged.read and judgement.text.strip().strip(".").upper() != "NONE":
+        return Reading(judged.value, JUDGE)
+    return Reading(None, UNPARSED, f"{reading.reason}; the judge found no answer either")

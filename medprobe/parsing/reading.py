@@ -22,7 +22,8 @@ Rule families (display order):
 * ``no reply`` — the request failed (no text to read).
 
 Methods may add their own families (MedDisKEval's "answer pattern", SDAK's "verdict first"); they are
-listed after the known ones and before ``unparsed`` and ``no reply``.
+listed after the known ones and before ``unparsed`` and ``no reply``; a method's own family of unread
+replies is named ``"unparsed: <why>"`` so that it counts as a parse failure.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ FAMILIES: tuple[str, ...] = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED, REFE
 _LAST = (UNPARSED, NO_REPLY)
 #: families of replies that no rule and no judge read: together they make the parse-failure rate
 NOT_READ: frozenset[str] = frozenset({RANDOM_FILL, UNPARSED, NO_REPLY})
+#: a method's own families of unread replies start with this (e.g. "unparsed: no number")
+UNPARSED_PREFIX = UNPARSED + ": "
+
+
+def not_read(rule: str) -> bool:
+    """Whether a family counts as a parse failure (a known one, or a method's "unparsed: …")."""
+    return rule in NOT_READ or rule.startswith(UNPARSED_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -77,8 +85,10 @@ class ReadingTally:
 
 
 def family_order(rule: str) -> tuple[int, str]:
-    """Known families in ``FAMILIES`` order, a method's own families (by name) before the two that
+    """Known families in ``FAMILIES`` order, a method's own families (by name) before the ones that
     read nothing, which close the row."""
     if rule in _LAST:
         return (len(FAMILIES) + _LAST.index(rule), "")
+    if rule.startswith(UNPARSED_PREFIX):
+        return (len(FAMILIES), rule)
     return (FAMILIES.index(rule), "") if rule in FAMILIES else (len(FAMILIES) - len(_LAST), rule)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from medprobe.parsing.reading import NOT_READ, family_order
+from medprobe.parsing.reading import family_order, not_read
 from medprobe.records import RunConfig
 
 
@@ -67,7 +67,7 @@ def reading_section(reading: dict[str, dict[str, int]]) -> str:
     rows = []
     for task, rules in reading.items():
         total = sum(rules.values())
-        failed = sum(n for rule, n in rules.items() if rule in NOT_READ)
+        failed = sum(n for rule, n in rules.items() if not_read(rule))
         rows.append([task, total, *(pct(rules.get(rule, 0) / total) if total else "–" for rule in families),
                      pct(failed / total) if total else "–"])
     intro = ("Share of replies (%) read by each rule family; *parse failures* are the replies no rule "

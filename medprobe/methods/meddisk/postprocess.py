@@ -18,7 +18,7 @@ Appendix D and E), and saying how each reply was read.
    gives, declarative -> the span. "None" / 无 (the instructed answer for unknown) -> empty.
 
 Every reply is read by one rule family, tallied per aspect in the report: "answer pattern",
-"pattern, other name", "whole reply" (the span's source), "number" / "no number" / "several
+"pattern, other name", "whole reply" (the span's source), "number" / "unparsed: no number" / "unparsed: several
 numbers" (severity level), "none", "unparsed" (nothing left to score) and "no reply".
 """
 
@@ -35,7 +35,7 @@ from medprobe.aspects import AspectType, get_aspect
 from medprobe.errors import MedprobeError
 from medprobe.methods.meddisk.build import STOPS
 from medprobe.methods.meddisk.entities import BULLET, is_none, rule_entities
-from medprobe.parsing.reading import NO_REPLY, UNPARSED
+from medprobe.parsing.reading import UNPARSED
 from medprobe.parsing.reply_text import strip_reasoning
 
 EntityExtractor = Callable[[str, str], list[str]]
@@ -45,10 +45,9 @@ OTHER_NAME = "pattern, other name"
 WHOLE_REPLY = "whole reply"
 SAID_NONE = "none"
 NUMBER = "number"
-NO_NUMBER = "no number"
-SEVERAL_NUMBERS = "several numbers"
+NO_NUMBER = "unparsed: no number"
+SEVERAL_NUMBERS = "unparsed: several numbers"
 #: families of replies that yielded nothing to score although the model may have answered
-NOT_READ = frozenset({UNPARSED, NO_REPLY, NO_NUMBER, SEVERAL_NUMBERS})
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LEAD_IN = re.compile(r"[:：][*_\s]*$")

@@ -23,7 +23,7 @@ import numpy as np
 
 from medprobe.aspects import AspectType, get_aspect
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.meddisk.postprocess import NOT_READ, Extracted, load_extractor, postprocess
+from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
 from medprobe.methods.meddisk.runs import knowledge_digest
 from medprobe.metrics.embedding import cosine_pairs, make_embedder
 from medprobe.metrics.grading import (
@@ -36,7 +36,7 @@ from medprobe.metrics.grading import (
     total_score,
 )
 from medprobe.metrics.similarity import score_pairs
-from medprobe.parsing.reading import NO_REPLY, ReadingTally
+from medprobe.parsing.reading import NO_REPLY, ReadingTally, not_read
 from medprobe.records import ItemScore, Probe, Response
 
 SCORING_OPTIONS = ("embedder", "thresholds", "tokenizer", "extractor")
@@ -118,7 +118,7 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
                 facet=probe.facet,
                 score=sum(TIER_VALUE[t] for t in row_tiers.values()) / len(METRICS),
                 parsed=[answers[i].text],
-                unparsed=int(answers[i].rule in NOT_READ),
+                unparsed=int(not_read(answers[i].rule)),
                 meta={
                     "disease": probe.meta["disease"], "aspect": probe.facet, "type": kind, "answer": answers[i].text,
                     "reference": probe.gold["reference"], "scores": row_scores, "tiers": row_tiers,

@@ -32,7 +32,7 @@ from medprobe.metrics.multifacet import (
     revision_item_score,
 )
 from medprobe.metrics.stats import mean, mean_se
-from medprobe.parsing.answers import conclusion, read_reference, read_strict
+from medprobe.parsing.answers import conclusion, judged_id, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import (
     complete_revision_strict,
@@ -84,22 +84,29 @@ def _reference_extractor(probe: Probe, cot: bool) -> Callable[[str], ParseResult
     return partial(parse_revision, option_texts=fmt.option_texts, language=lang)
 
 
-def read(probe: Probe, text: str | None, *, cot: bool, reference: bool) -> Reading:
+def read(probe: Probe, text: str | None, *, cot: bool, reference: bool, judgement: Response | None = None) -> Reading:
     """One reply (or chain) as the scoring mode reads it: the reference extractor, or the strict chat
-    rules (a chain is read from its conclusion, where it states the answer)."""
+    rules (a chain is read from its conclusion, where it states the answer) completed by the
+    extraction judge's ``judgement`` when the rules read nothing."""
     if reference:
         return read_reference(text, _reference_extractor(probe, cot))
-    return read_strict(conclusion(text) if cot and text is not None else text, probe.answer_format)
+    reading = read_strict(conclusion(text) if cot and text is not None else text, probe.answer_format)
+    return with_judge(reading, probe.answer_format, judgement)
 
 
-def judge(probe: Probe, texts: list[str | None], cot: bool, reference: bool, seed: int, repeat: int) -> Judged:
-    """Read the reply (or vote over the chains) of one question and score it."""
+def judge(
+    probe: Probe, texts: list[str | None], cot: bool, reference: bool, seed: int, repeat: int,
+    judgements: list[Response | None] | None = None,
+) -> Judged:
+    """Read the reply (or vote over the chains) of one question and score it; ``judgements`` are the
+    extraction judge's answers for the same replies, where it was asked."""
     fmt, gold = probe.answer_format, probe.gold
     rng_fill = item_rng(seed, "fill", probe.id, str(repeat))
     rng_vote = item_rng(seed, "vote", probe.id, str(repeat))
     letters = fmt.options
     given = fmt.given or ""
-    readings = [read(probe, t, cot=cot, reference=reference) for t in texts]
+    judgements = judgements or [None] * len(texts)
+    readings = [read(probe, t, cot=cot, reference=reference, judgement=j) for t, j in zip(texts, judgements, strict=True)]
     # the reference fills what it cannot read; a question with no reply at all stays unanswered
     reference = reference and any(t is not None for t in texts)
     preds = [r.value for r in readings]
@@ -176,11 +183,12 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
             for task, task_probes in tasks.items():
                 judged = []
                 for probe in task_probes:
-                    texts = []
+                    texts, judgements = [], []
                     for k in range(repeat * samples, (repeat + 1) * samples):
                         response = by_request.get((probe.id, k))
                         texts.append(response.text if response is not None and response.error is None else None)
-                    j = judge(probe, texts, cot, options.reference_compatible, options.seed, repeat)
+                        judgements.append(by_request.get((judged_id(probe.id), k)))
+                    j = judge(probe, texts, cot, options.reference_compatible, options.seed, repeat, judgements)
                     judged.append((probe, j))
                     replies[task] += j.replies
                     unparsed[task] += j.unparsed

@@ -33,11 +33,11 @@ from medprobe.metrics.multicog import (
     task_estimate,
 )
 from medprobe.metrics.multifacet import normalized
-from medprobe.parsing.answers import read_reference, read_strict
+from medprobe.parsing.answers import judged_id, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
 from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
-from medprobe.parsing.reading import NO_REPLY, NOT_READ, RANDOM_FILL, UNPARSED, ReadingTally
+from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
 from medprobe.parsing.yes_no import parse_answer_existence
@@ -54,7 +54,7 @@ class Judged:
 
     @property
     def parsed(self) -> bool:
-        return self.rule not in NOT_READ
+        return not not_read(self.rule)
 
 
 def _reference_extractor(probe: Probe) -> Callable[[str], ParseResult[Any]]:
@@ -81,13 +81,14 @@ def _fill(probe: Probe, reason: str, seed: int) -> Any:
     return None
 
 
-def judge(probe: Probe, reply: str | None, *, seed: int, reference_compatible: bool) -> Judged:
-    """Read one reply in the scoring mode and score it. A failed request (or an item missing from
-    imported results) is unanswered in both modes: there is nothing to fill."""
+def judge(probe: Probe, reply: str | None, *, seed: int, reference_compatible: bool, judgement: Response | None = None) -> Judged:
+    """Read one reply in the scoring mode and score it (strict reading is completed by the extraction
+    judge's ``judgement`` where it was asked). A failed request (or an item missing from imported
+    results) is unanswered in both modes: there is nothing to fill."""
     if reference_compatible:
         reading = read_reference(reply, _reference_extractor(probe))
     else:
-        reading = read_strict(reply, probe.answer_format)
+        reading = with_judge(read_strict(reply, probe.answer_format), probe.answer_format, judgement)
     prediction, rule = reading.value, reading.rule
     if prediction is None and reference_compatible and reply is not None:
         prediction = _fill(probe, reading.reason, seed)
@@ -128,6 +129,7 @@ def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, r
     """Item scores (one per dataset x item x task x repeat), the metrics described in the module
     docstring, and how the replies were read."""
     replies = {r.probe_id: r.text for r in responses if r.sample == 0 and r.error is None}
+    judgements = {r.probe_id: r for r in responses if r.sample == 0}
     tally = ReadingTally()
     groups: dict[tuple[str, str, int, str], list[Probe]] = defaultdict(list)
     n_options: dict[str, int] = {}
@@ -142,7 +144,10 @@ def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, r
     unparsed: dict[Key, int] = defaultdict(int)
     replies_seen: dict[Key, int] = defaultdict(int)
     for (dataset, task, repeat, kp), members in sorted(groups.items(), key=lambda g: (g[0][0], TASKS.index(g[0][1]), g[0][2], g[0][3])):
-        judged = {p.variant: judge(p, replies.get(p.id), seed=seed, reference_compatible=reference_compatible) for p in members}
+        judged = {
+            p.variant: judge(p, replies.get(p.id), seed=seed, reference_compatible=reference_compatible, judgement=judgements.get(judged_id(p.id)))
+            for p in members
+        }
         for j in judged.values():
             tally.add(f"{dataset}/{task}", j.rule)
         value = item_score(task, judged, n_options.get(dataset, 0))

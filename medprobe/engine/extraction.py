@@ -1,0 +1,124 @@
+"""The extraction judge (``-X extractor=judge:MODEL``): a second model reads the replies no rule reads.
+
+Only replies that strict reading leaves unparsed are sent, each with the question (without its solved
+examples), the reply, and a fixed instruction asking for the answer the reply gave — in the canonical
+form the strict rules read ("C", "A, C", "true", "yes", "incorrect, the correct answer is C") — or NONE.
+The judge is told not to answer the question itself. Its requests go through the engine like any
+other (cache, resume, the run's responses.jsonl, under the probe id ``<probe>/extract``), so a re-run
+asks nothing twice and a re-score reads the same judgements. Readings it supplies are counted apart
+(family ``judge``) in every report.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from medprobe.errors import MedprobeError
+from medprobe.models import make_backend
+from medprobe.parsing.answers import JUDGED_SUFFIX, KINDS, judged_id, read_strict
+from medprobe.records import GenerationParams, Message, Probe, Request, Response, request_id
+
+PREFIX = "judge:"
+PARAMS = GenerationParams(temperature=0.0, max_tokens=24)
+
+_ASK = {
+    "option_letter": "Write only the letter of the option the reply chose.",
+    "letter_set": "Write only the letters of every option the reply chose, separated by commas (for example: A, C).",
+    "true_false": "Write only true if the reply judged the statement true, or false if it judged it false.",
+    "yes_no": "Write only yes if the reply said the right answer is among the options, or no if it said it is not.",
+    "verdict_letter": (
+        "The question gave an answer ({given}) to be checked. Write only correct if the reply said that answer is "
+        "right; if the reply said it is wrong, write: incorrect, the correct answer is <the letter the reply named>."
+    ),
+}
+_TEMPLATE = (
+    "You read another model's reply to a test question and report which answer the reply gave. Do not "
+    "answer the question yourself, and do not judge whether the reply is right.\n\n"
+    "Question:\n{question}\n\nReply:\n<<<\n{reply}\n>>>\n\n{ask} If the reply gives no answer, gives several "
+    "different answers, or is unsure, write NONE."
+)
+
+
+def judge_model(options: dict[str, str]) -> str | None:
+    """The judge's model id from ``-X extractor=judge:MODEL`` (None when not asked for)."""
+    value = options.get("extractor", "")
+    if not value.startswith(PREFIX):
+        return None
+    model = value.removeprefix(PREFIX)
+    if not model:
+        raise MedprobeError("the extraction judge needs a model", field="-X extractor", hint="e.g. -X extractor=judge:openai:gpt-4o-mini@https://api.openai.com/v1")
+    return model
+
+
+def question_of(probe: Probe) -> str:
+    """The probe's own question: its prompt after the last solved example."""
+    return probe.prompt.rsplit("\n\n", 1)[-1].strip()
+
+
+def extraction_prompt(probe: Probe, reply: str) -> str:
+    fmt = probe.answer_format
+    return _TEMPLATE.format(question=question_of(probe), reply=reply.strip(), ask=_ASK[fmt.kind].format(given=fmt.given))
+
+
+def check(method: str, probes: list[Probe], *, reference_compatible: bool) -> None:
+    """The judge completes strict reading of option and verdict answers; refuse it where it cannot."""
+    if reference_compatible:
+        raise MedprobeError(
+            "the extraction judge completes strict reading; reference-compatible mode keeps the published extractors",
+            field="-X extractor", hint="drop --reference-compatible or the judge",
+        )
+    if not readable(probes):
+        raise MedprobeError(
+            f"{method} has no option or verdict answers for the extraction judge to read",
+            field="-X extractor",
+            hint="the judge reads MultifacetEval and MultiCogEval low/mid answers; SDAK measures whether the verdict comes first",
+        )
+
+
+async def ask_judge(session: Any, model: str, responses: dict[str, Response]) -> None:
+    """Ask the judge about every reply no strict rule reads (``session`` is the run's engine session)."""
+    requests = pending(session.probe_set.probes, responses)
+    if not requests:
+        return
+    backend = make_backend(model, seed=session.plan.build.seed)
+    try:
+        await session.ask(requests, backend=backend)
+    finally:
+        await backend.aclose()
+
+
+def readable(probes: list[Probe]) -> list[Probe]:
+    """The probes whose answers the strict rules (and so the judge) read."""
+    return [p for p in probes if p.answer_format.kind in KINDS]
+
+
+def pending(probes: list[Probe], responses: dict[str, Response]) -> list[Request]:
+    """Judge requests for every reply that strict reading leaves unparsed (failed requests excluded:
+    there is no reply to read)."""
+    requests = []
+    by_probe: dict[str, list[Response]] = {}
+    for response in responses.values():
+        by_probe.setdefault(response.probe_id, []).append(response)
+    for probe in readable(probes):
+        for response in by_probe.get(probe.id, []):
+            if response.error is not None or read_strict(response.text, probe.answer_format).read:
+                continue
+            requests.append(
+                Request(
+                    id=request_id(judged_id(probe.id), response.sample), probe_id=judged_id(probe.id), sample=response.sample,
+                    messages=[Message(role="user", content=extraction_prompt(probe, response.text))], params=PARAMS,
+                )
+            )
+    return requests
+
+
+def judgement_records(responses: list[Response]) -> list[dict[str, Any]]:
+    """judge.jsonl: each judged reply beside the judge's answer, for a reader to check."""
+    replies = {(r.probe_id, r.sample): r for r in responses}
+    records = []
+    for judgement in responses:
+        key = (judgement.probe_id.removesuffix(JUDGED_SUFFIX), judgement.sample)
+        if judgement.probe_id.endswith(JUDGED_SUFFIX) and key in replies:
+            records.append({"probe_id": key[0], "sample": key[1], "reply": replies[key].text,
+                            "judge": judgement.text, "error": judgement.error})
+    return records
