@@ -338,24 +338,20 @@ def test_reference_fills_stay_within_the_question_options(release_root: Path) ->
     assert letters <= set(LETTERS4)  # the reference can draw E for 4-option MedMCQA; we draw from the options
 
 
+def perfect_reply(p: Probe) -> str:
+    if p.facet == "MCQ":
+        return f" {p.gold}"
+    if p.facet in ("SV", "AE"):
+        return {"SV": {True: "true", False: "false"}, "AE": {True: "yes", False: "no"}}[p.facet][p.gold]
+    return "correct" if p.gold[0] else f"incorrect, the correct answer is {p.gold[1]}"
+
+
 def test_perfect_replies_score_one(release_root: Path) -> None:
     probes = fixture_probes(release_root, repeats=2)
-    words = {True: "true", False: "false"}
-    yes_no = {True: "yes", False: "no"}
-
-    def reply(p: Probe) -> str:
-        if p.facet == "MCQ":
-            return f" {p.gold}"
-        if p.facet == "SV":
-            return words[p.gold]
-        if p.facet == "AE":
-            return yes_no[p.gold]
-        return "correct" if p.gold[0] else f"incorrect, the correct answer is {p.gold[1]}"
-
-    items, metrics = score(probes, [Response(probe_id=p.id, text=reply(p)) for p in probes])
+    items, metrics = score(probes, [Response(probe_id=p.id, text=perfect_reply(p)) for p in probes])
     for ds, block in metrics["datasets"].items():
         assert {t: row["accuracy"] for t, row in block["tasks"].items()} == {"MCQ": 1.0, "SV": 1.0, "AE": 1.0, "MR": 1.0}, ds
-        assert block["low"] == {"normalized": 1.0, "se": 0.0} and block["mid"]["normalized"] == pytest.approx(1.0)
+        assert block["low"] == {"normalized": 1.0, "se": 0.0, "se_repeats": 0.0} and block["mid"]["normalized"] == pytest.approx(1.0)
     assert metrics["levels"]["low"]["normalized"] == 1.0 and metrics["levels"]["mid"]["normalized"] == pytest.approx(1.0)
     assert len(items) == 2 * 4 * (10 + 10)
 
@@ -687,3 +683,32 @@ def test_real_raw_mcqs_reproduce_the_release_questions() -> None:
     release = json.loads(shared("multicogeval", "medmcqa", "MCQ", "test.json").read_text(encoding="utf-8"))
     built = {row[1]: row[2] for row in mc.tables["MCQ"]}
     assert len(mc.tables["MCQ"]) == 4183 and all(built.get(text) == gold for _, text, gold in release)
+
+
+# --- error bars that include item sampling ----------------------------------------------------------------
+
+
+def test_item_se_is_the_bootstrap_over_items_in_closed_form() -> None:
+    """Four items x two repeats: the repeats agree exactly (SE over repeats 0), the items do not."""
+    from medprobe.metrics.multicog import item_se, mid_item_se
+    from medprobe.metrics.stats import bootstrap_se, mean
+
+    by_item = {"a": [1.0, 1.0], "b": [1.0, 0.0], "c": [0.0, 1.0], "d": [0.0, 0.0]}
+    # item means 1, .5, .5, 0: sd (ddof=1) = sqrt(1/6), SE = sqrt(1/6)/2
+    assert item_se(by_item) == pytest.approx((1 / 6) ** 0.5 / 2)
+    boot = bootstrap_se(list(by_item.values()), lambda s: {"acc": mean([sum(v) / 2 for v in s])}, resamples=20000, seed=1)
+    assert boot["acc"] == pytest.approx(item_se(by_item) * (3 / 4) ** 0.5, rel=0.03)  # bootstrap SE uses 1/n, not 1/(n-1)
+    # mid level: per item, the mean of its normalized SV and AE scores (baseline 0.5)
+    mid = mid_item_se({"SV": {"a": [1.0], "b": [0.5]}, "AE": {"a": [1.0], "b": [0.0]}}, {"SV": 0.5, "AE": 0.5})
+    assert mid == pytest.approx(abs(1.0 - (-0.5)) / 2)  # item values 1 and -0.5: sd = 1.5/sqrt(2), SE = 1.5/2
+
+
+def test_levels_report_item_sampling_beside_the_spread_over_repeats(release_root: Path) -> None:
+    probes = fixture_probes(release_root, repeats=2)
+    # right on even-numbered items only, in every repeat: repeats agree, items differ
+    replies = [Response(probe_id=p.id, text=perfect_reply(p) if int(re.findall(r"\d+", p.knowledge_point)[-1]) % 2 == 0 else "?") for p in probes]
+    _, metrics = score(probes, replies)
+    low = metrics["datasets"]["medqa"]["low"]
+    assert low["se_repeats"] == 0 and low["se"] > 0.1
+    other = metrics["datasets"]["medmcqa"]["low"]["se"]
+    assert metrics["levels"]["low"]["se"] == pytest.approx((low["se"] ** 2 + other**2) ** 0.5 / 2)  # macro over datasets

@@ -84,13 +84,39 @@ def mid_level(per_repeat_normalized: Mapping[str, Sequence[float]]) -> Estimate:
 
 def macro(estimates: Sequence[Estimate]) -> Estimate:
     """Macro average over datasets (the paper's Low/Mid columns average MedQA and MedMCQA). The datasets
-    are independent samples, so the SE of the average is sqrt(sum SE_i^2)/k; None if any SE is None."""
+    are independent samples, so each SE of the average (``se``, ``se_repeats``) is sqrt(sum SE_i^2)/k;
+    None if any dataset lacks it."""
     if not estimates:
         raise ValueError("macro needs at least one dataset")
     values = [e["normalized"] for e in estimates]
     if any(v is None for v in values):
         raise ValueError("macro needs a normalized value for every dataset")
-    value = sum(v for v in values if v is not None) / len(values)
-    ses = [e["se"] for e in estimates]
-    se = math.sqrt(sum(s * s for s in ses if s is not None)) / len(ses) if all(s is not None for s in ses) else None
-    return {"normalized": value, "se": se}
+    out: Estimate = {"normalized": sum(v for v in values if v is not None) / len(values)}
+    for key in [k for k in estimates[0] if k.startswith("se")]:
+        ses = [e.get(key) for e in estimates]
+        out[key] = math.sqrt(sum(s * s for s in ses if s is not None)) / len(ses) if all(s is not None for s in ses) else None
+    return out
+
+
+def item_se(by_item: Mapping[str, Sequence[float]]) -> float | None:
+    """Standard error that includes item sampling: the SE over items of each item's mean over repeats.
+
+    A benchmark is one sample of questions, and the spread over repeats (demo draws) says nothing about
+    it. Bootstrapping the items — each with its results in every repeat — estimates exactly this SE for
+    a mean; the closed form is used because it is exact and costs nothing. None with fewer than two
+    items."""
+    return mean_se([sum(v) / len(v) for v in by_item.values() if v])[1]
+
+
+def mid_item_se(by_task: Mapping[str, Mapping[str, Sequence[float]]], baselines: Mapping[str, float]) -> float | None:
+    """Item-sampling SE of the mid level: per item, the mean of its normalized mid-task scores (items
+    that have every mid task of the dataset), then the SE over items (see ``item_se``)."""
+    tasks = [t for t in MID_TASKS if by_task.get(t)]
+    if not tasks:
+        return None
+    shared = set.intersection(*(set(by_task[t]) for t in tasks))
+    per_item = {
+        item: [sum(normalized(sum(by_task[t][item]) / len(by_task[t][item]), baselines[t]) for t in tasks) / len(tasks)]
+        for item in shared
+    }
+    return item_se(per_item)

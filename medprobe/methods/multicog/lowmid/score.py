@@ -26,7 +26,9 @@ from medprobe.metrics.multicog import (
     TASKS,
     Estimate,
     accuracy,
+    item_se,
     macro,
+    mid_item_se,
     mid_level,
     random_baseline,
     rectification_item_score,
@@ -141,6 +143,7 @@ def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, r
 
     items: list[ItemScore] = []
     per_repeat: dict[Key, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    per_item: dict[Key, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     unparsed: dict[Key, int] = defaultdict(int)
     replies_seen: dict[Key, int] = defaultdict(int)
     for (dataset, task, repeat, kp), members in sorted(groups.items(), key=lambda g: (g[0][0], TASKS.index(g[0][1]), g[0][2], g[0][3])):
@@ -152,6 +155,7 @@ def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, r
             tally.add(f"{dataset}/{task}", j.rule)
         value = item_score(task, judged, n_options.get(dataset, 0))
         per_repeat[(dataset, task)][repeat].append(value)
+        per_item[(dataset, task)][kp].append(value)
         unparsed[(dataset, task)] += sum(not j.parsed for j in judged.values())
         replies_seen[(dataset, task)] += len(judged)
         items.append(
@@ -162,11 +166,12 @@ def score_lowmid(probes: list[Probe], responses: list[Response], *, seed: int, r
                 meta={"dataset": dataset, "repeat": repeat, "level": LEVEL_OF[task], "probes": [p.id for p in members]},
             )
         )
-    return LowMidScores(items, _metrics(per_repeat, unparsed, replies_seen, n_options), tally.as_dict())
+    return LowMidScores(items, _metrics(per_repeat, per_item, unparsed, replies_seen, n_options), tally.as_dict())
 
 
 def _metrics(
     per_repeat: dict[Key, dict[int, list[float]]],
+    per_item: dict[Key, dict[str, list[float]]],
     unparsed: dict[Key, int],
     replies: dict[Key, int],
     n_options: dict[str, int],
@@ -178,9 +183,12 @@ def _metrics(
         runs = [accuracy(by_repeat[r]) for r in sorted(by_repeat)]
         estimate = task_estimate(runs, baseline)
         normalized_runs[dataset][task] = [normalized(a, baseline) for a in runs]
+        se_items = item_se(per_item[(dataset, task)])
         block = datasets.setdefault(dataset, {"n_options": n_options.get(dataset), "tasks": {}})
         block["tasks"][task] = {
             **estimate,
+            "se_items": se_items,
+            "normalized_se_items": None if se_items is None else se_items / (1 - baseline),
             "random_baseline": baseline,
             "parse_failure_rate": unparsed[(dataset, task)] / replies[(dataset, task)],
             "questions": replies[(dataset, task)] // len(runs),
@@ -189,9 +197,13 @@ def _metrics(
     for dataset, block in datasets.items():
         block["tasks"] = {t: block["tasks"][t] for t in TASKS if t in block["tasks"]}
         if "MCQ" in block["tasks"]:
-            block["low"] = {"normalized": block["tasks"]["MCQ"]["normalized"], "se": block["tasks"]["MCQ"]["normalized_se"]}
+            mcq = block["tasks"]["MCQ"]
+            block["low"] = {"normalized": mcq["normalized"], "se": mcq["normalized_se_items"], "se_repeats": mcq["normalized_se"]}
         if any(t in block["tasks"] for t in MID_TASKS):
-            block["mid"] = mid_level(normalized_runs[dataset])
+            mid = mid_level(normalized_runs[dataset])
+            baselines = {t: row["random_baseline"] for t, row in block["tasks"].items()}
+            items = {t: per_item[(dataset, t)] for t in MID_TASKS if (dataset, t) in per_item}
+            block["mid"] = {"normalized": mid["normalized"], "se": mid_item_se(items, baselines), "se_repeats": mid["se"]}
     levels: dict[str, Estimate] = {}
     for level in ("low", "mid"):
         found = [block[level] for block in datasets.values() if level in block]
