@@ -79,7 +79,8 @@ def main() -> None:
     parser.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
     parser.add_argument("--model", default="smollm2")
     parser.add_argument("--per-task", type=int, default=2, help="questions per task, language and method")
-    parser.add_argument("-o", "--out", type=Path, required=True)
+    parser.add_argument("--methods", default="multifacet,multicog,sdak", help="comma list of methods to ask")
+    parser.add_argument("-o", "--out", type=Path, required=True, help="JSONL file; new replies are appended")
     args = parser.parse_args()
     rng = random.Random(11)
     sources = [
@@ -87,9 +88,10 @@ def main() -> None:
         ("multicog", "builtin:en", "low,mid"), ("multicog", "builtin:zh", "low,mid"),
         ("sdak", "builtin:en", None), ("sdak", "builtin:zh", None),
     ]
-    n = 0
-    with httpx.Client() as client, args.out.open("w", encoding="utf-8") as out:
-        for method, data, level in sources:
+    wanted = set(args.methods.split(","))
+    n = len(args.out.read_text(encoding="utf-8").splitlines()) if args.out.exists() else 0
+    with httpx.Client() as client, args.out.open("a", encoding="utf-8") as out:
+        for method, data, level in (s for s in sources if s[0] in wanted):
             probes = pick(probes_for(method, data, 12, level), args.per_task, rng)
             language = "zh" if data.endswith("zh") else "en"
             for probe in probes:

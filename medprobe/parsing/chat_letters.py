@@ -29,6 +29,8 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
 _LEFT = r"(?<![A-Za-z0-9'])"
+#: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
+_SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rather)\s*[,:]?\s*"
 #: what may follow a leading answer: the end, punctuation, a line break
 _AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
@@ -36,13 +38,14 @@ _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
-        _LEFT + r"(?i:answer|option|choice|response|selection)\s*:\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice|response|selection)\s*(?::|\n)\s*" + _ITEM,
+        _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best|most\s+(?:appropriate|likely))\s+(?:answer|option|choice))",
         r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
-        r"(?:正确|最佳|最终|标准)?答案\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:正确|最佳|最终|标准)?(?:答案|选项)\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:应|应该|我)?选(?:择)?\s*" + _ITEM,
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项|的)",
     )
@@ -50,6 +53,7 @@ _LABELLED_LETTER = tuple(
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,})([A-E])\s*[:.)]\s*\S")
+_OPTION_LINE = re.compile(r"\s*[A-E]\s*[:.)]\s*\S")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>"
 _TEXT_SPANS = (
     re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
@@ -68,6 +72,7 @@ _LABELLED_SET = tuple(
         _LEFT + r"(?i:answers?|options?|choices?)\s+(?i:are|is|would\s+be|should\s+be)\s*:?\s*(" + _SET + ")",
         r"\b(?i:options?)\s+(" + _SET + r")\s+(?i:are|is)\s+(?i:(?:the\s+)?(?:correct|right|true))",
         r"(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?\s*(" + _SET + ")",
+        _SELF_CORRECTION + r"(?i:only\s+)?(" + _SET + ")",
         r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
     )
 )
@@ -123,8 +128,9 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
-    if _SEVERAL.match(text, match.end()):
-        return Statement(None, LEADING, first_line)
+    named = option_by_text(rest_clean.split("\n", 1)[0], option_texts)
+    if _SEVERAL.match(text, match.end()) or (named is not None and named != letter):
+        return Statement(None, LEADING, first_line)  # "A or C", or the letter of one option with another's text
     if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)):
         return Statement(letter, LEADING, first_line)
     return None
@@ -155,9 +161,21 @@ def letter_statements(
     text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None
 ) -> list[Statement]:
     """Every statement of one option in a cleaned reply. ``exclude_before`` skips labelled letters
-    whose preceding text matches it (a revision reply quoting "Alice's answer is D")."""
-    found = [] if echoes_options(text) else [s for s in [_start(text, option_texts)] if s]
-    found += _labelled(text, exclude_before)
+    whose preceding text matches it (a revision reply quoting "Alice's answer is D").
+
+    Besides the opening, a later line that starts with an option ("D", "C: text") is an answer
+    statement too — unless the reply labels its answer somewhere, in which case such lines are taken
+    for the explanation of the options."""
+    labelled = list(_labelled(text, exclude_before))
+    lines = text.split("\n")
+    echo = echoes_options(text)
+    found = []
+    for i in range(1 if labelled else len(lines)):
+        if echo and _OPTION_LINE.match(lines[i]):
+            continue  # a line of the repeated option list, not an answer
+        start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
+        found += [start] if start else []
+    found += labelled
     if not any(s.value for s in found):
         found += _named_by_text(text, option_texts)
     return found

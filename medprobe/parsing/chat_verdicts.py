@@ -60,8 +60,12 @@ REVISION = Vocabulary(
 
 #: "是正确的" / "这是错误的": a Chinese copula before the verdict word at the start of a reply
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
+_CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
-_LABEL = r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
+_LABEL = (
+    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
+    r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
+)
 _SUBJECT = (
     r"(?i:(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?\s+is\s+"
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I\s+would\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
@@ -89,6 +93,8 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(_value(start), LEADING, first_line))
     for lead in (_LABEL, subjects):
         for match in re.finditer(rf"(?<![\w])(?:{lead})" + word.pattern, text):
+            if _CONDITIONAL.search(text, 0, match.start()):
+                continue  # "judge whether her answer is right", "if it is wrong": a question, not a verdict
             several = _BOTH.match(text, match.end()) is not None
             found.append(Statement(None if several else _value(match), LABELLED, sentence_at(text, match.start(), match.end())))
     return found
@@ -113,15 +119,15 @@ _NONE_AMONG = re.compile(
 
 def read_answer_existence(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
     """"Is the right answer among the options?" -> True (yes) / False (no). Beside yes/no, a reply that
-    says none of the options is right means no, and one that names the right option means yes
-    (``implied``)."""
+    says none of the options is right means no, and one that says which option is right ("the correct
+    answer is B") means yes (``implied``); an option letter alone is an answer to another question."""
     found = verdict_statements(text, YES_NO, subjects=r"(?!)")
     none = _NONE_AMONG.search(text)
     if none:
         found.append(Statement(False, IMPLIED, sentence_at(text, none.start(), none.end())))
     if not found:
-        named = decide(letter_statements(text, option_texts), options)
-        if named.read and named.rule != BARE:
+        named = _corrected_letter(text, option_texts, options)
+        if named.read and named.rule == IMPLIED:
             found.append(Statement(True, IMPLIED, text))
     return decide(found, [], "yes/no answer", text)
 
@@ -139,12 +145,24 @@ _CORRECTION = re.compile(
 )
 
 
+#: a reply that states which option is right ("the correct answer is C") implies its verdict on Alice's
+_RIGHT_OPTION = re.compile(r"(?i:\b(?:correct|right)\s+(?:answer|option|choice)\b|should\s+(?:have\s+)?be)|正确(?:答案|选项)|应为|应该是|应选")
+
+
 def _corrected_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
-    # a letter alone, or opening the reply, answers the question, not whether Alice was right
-    statements = [s for s in letter_statements(text, option_texts, exclude_before=_GIVEN_BEFORE) if s.rule not in (BARE, LEADING)]
+    """The option the reply says is right. Its rule is ``implied`` when a statement says so in words
+    ("the correct answer is C", "should be C", "正确答案是C"): only such a statement implies a verdict."""
+    statements = letter_statements(text, option_texts, exclude_before=_GIVEN_BEFORE)
     for match in _CORRECTION.finditer(text):
         statements.append(Statement(match.group(1) or match.group(2), LABELLED, sentence_at(text, match.start(), match.end())))
-    return decide(statements, options)
+    # a letter alone, or opening a line, answers the question rather than saying which option is right;
+    # it names no corrected option, but it does contradict one named elsewhere
+    if all(s.rule in (BARE, LEADING) for s in statements):
+        return Reading(None, UNPARSED, "no option found")
+    reading = decide(statements, options)
+    if reading.read and any(_RIGHT_OPTION.search(s.sentence) for s in statements):
+        return Reading(reading.value, IMPLIED)
+    return reading
 
 
 def _after_verdict_letter(text: str) -> str | None:
@@ -170,8 +188,8 @@ def read_revision(text: str, option_texts: Mapping[str, str], options: Sequence[
     quick = _after_verdict_letter(text) if verdict is not None and verdict.value is False else None
     letter = Reading(quick, verdict.rule) if quick else _corrected_letter(text, option_texts, options)
     if verdict is None:
-        if not letter.read:
-            return Reading(None, UNPARSED, "no verdict and no option found")
+        if not letter.read or letter.rule != IMPLIED:
+            return Reading(None, UNPARSED, "no verdict, and no statement of the right option")
         return Reading(Revision(letter.value == given, letter.value), IMPLIED)
     if verdict.value is True:
         if letter.read and letter.value != given:

@@ -26,10 +26,11 @@ from medprobe.methods.multifacet.templates import template_hash
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 
-#: keeps a completion-style model from running on into the next example; an answer-only reply
-#: is complete at its first blank line (what follows is chatter the parsers would only misread)
+#: keeps a completion-style model from running on into the next example. Nothing stops at a blank
+#: line: chat models often put the answer after one ("**Answer**\n\nC"); strict reading takes the
+#: answer statements and ignores the explanation around them
 STOP = ["\n\nQuestion:", "\n\n问题："]
-AO = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\n"])
+AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
 COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
 COT_SAMPLES = 5
 SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}

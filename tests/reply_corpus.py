@@ -1,0 +1,72 @@
+"""The reply corpus (tests/data/reply_corpus.jsonl): real chat replies and hand-written forms, each with
+the answer a careful reader takes from it. Used by tests/test_reply_corpus.py (every reading asserted)
+and benchmarks/reply_corpus.py (parse rates per method, strict against the reference extractors).
+
+A record: ``id``, ``method`` (multifacet, multicog, sdak), ``task``, ``language``, ``style``, ``source``
+(``llama_cpp.server smollm2`` for replies gathered with scripts/gather_replies.py, or ``hand-written``),
+``format`` (the probe's answer format), ``reply``, ``expected`` — a letter, a list of letters, true/false,
+``[verdict, letter]`` for a revision, or null where no answer can be read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from medprobe.parsing.answers import read_reference, read_strict
+from medprobe.parsing.base import ParseResult
+from medprobe.parsing.claim_verdict import parse_claim_verdict, read_verdict
+from medprobe.parsing.letter_set import parse_letter_set
+from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_mce
+from medprobe.parsing.reading import Reading
+from medprobe.parsing.true_false import parse_statement_mce, parse_true_false
+from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce, parse_revision
+from medprobe.parsing.yes_no import parse_answer_existence
+from medprobe.records import AnswerFormat
+
+PATH = Path(__file__).parent / "data" / "reply_corpus.jsonl"
+
+
+def load(path: Path = PATH) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def plain(value: Any) -> Any:
+    """A reading's value in the corpus's JSON form."""
+    if isinstance(value, Revision):
+        return [value.judge, value.option]
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    return value
+
+
+def _reference_extractor(record: dict[str, Any], fmt: AnswerFormat) -> Callable[[str], ParseResult[Any]]:
+    """The published scripts' extractor for the record's method and task (strict mode before issue 8)."""
+    lang, texts = fmt.language, fmt.option_texts
+    mce = record["method"] == "multicog"
+    by_kind: dict[str, Callable[[str], ParseResult[Any]]] = {
+        "option_letter": partial(parse_option_letter_mce if mce else parse_option_letter, option_texts=texts, language=lang),
+        "letter_set": partial(parse_letter_set, option_texts=texts, language=lang),
+        "true_false": partial(parse_statement_mce if mce else parse_true_false, language=lang),
+        "yes_no": partial(parse_answer_existence, language=lang),
+        "verdict_letter": partial(parse_rectification_mce, language=lang) if mce else partial(parse_revision, option_texts=texts, language=lang),
+        "verdict": partial(parse_claim_verdict, language=lang),
+    }
+    return by_kind[fmt.kind]
+
+
+def read(record: dict[str, Any], mode: str = "strict") -> Reading:
+    """The record's reply read in ``mode``: "strict" (what medprobe scores with) or "reference"."""
+    fmt = AnswerFormat(**record["format"])
+    if mode == "reference":
+        reading = read_reference(record["reply"], _reference_extractor(record, fmt))
+        value = reading.value
+        if fmt.kind == "verdict_letter" and isinstance(value, Revision) and value.option is None:
+            value = Revision(True, fmt.given) if value.judge else None  # the reference's own completion of "correct"
+        return Reading(value, reading.rule, reading.reason)
+    if fmt.kind == "verdict":
+        return read_verdict(record["reply"], fmt.language)
+    return read_strict(record["reply"], fmt)
