@@ -34,15 +34,6 @@ def load(path: Path = PATH) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def plain(value: Any) -> Any:
-    """A reading's value in the corpus's JSON form."""
-    if isinstance(value, Revision):
-        return [value.judge, value.option]
-    if isinstance(value, frozenset | set):
-        return sorted(value)
-    return value
-
-
 def _reference_extractor(record: dict[str, Any], fmt: AnswerFormat) -> Callable[[str], ParseResult[Any]]:
     """The published scripts' extractor for the record's method and task (strict mode before issue 8)."""
     lang, texts = fmt.language, fmt.option_texts

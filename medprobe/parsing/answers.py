@@ -18,6 +18,7 @@ from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision,
 from medprobe.parsing.option_letter import EMPTY_REPLY
 from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, strip_reasoning
+from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
 #: the answer formats strict mode reads
@@ -71,6 +72,15 @@ def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]
         return Reading(None, NO_REPLY, "the request failed")
     result = extract(reply)
     return Reading(result.value, REFERENCE) if isinstance(result, Parsed) else Reading(None, UNPARSED, result.reason)
+
+
+def jsonable(value: Any) -> Any:
+    """A read answer in its JSON form: a revision as ``[verdict, letter]``, a letter set as a sorted list."""
+    if isinstance(value, Revision):
+        return [value.judge, value.option]
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    return value
 
 
 def judged_id(probe_id: str) -> str:

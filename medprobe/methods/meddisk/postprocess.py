@@ -47,7 +47,6 @@ SAID_NONE = "none"
 NUMBER = "number"
 NO_NUMBER = "unparsed: no number"
 SEVERAL_NUMBERS = "unparsed: several numbers"
-#: families of replies that yielded nothing to score although the model may have answered
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LEAD_IN = re.compile(r"[:：][*_\s]*$")

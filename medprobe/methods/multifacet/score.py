@@ -32,7 +32,7 @@ from medprobe.metrics.multifacet import (
     revision_item_score,
 )
 from medprobe.metrics.stats import mean, mean_se
-from medprobe.parsing.answers import conclusion, judged_id, read_reference, read_strict, with_judge
+from medprobe.parsing.answers import conclusion, jsonable, judged_id, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import (
     complete_revision_strict,
@@ -45,7 +45,7 @@ from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
 from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, UNPARSED, Reading, ReadingTally
 from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
-from medprobe.parsing.verdict_letter import Revision, parse_revision, parse_revision_cot
+from medprobe.parsing.verdict_letter import parse_revision, parse_revision_cot
 from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
 from medprobe.records import ItemScore, Probe, Response
 
@@ -60,14 +60,6 @@ class Judged:
     replies: int
     unparsed: int
     rules: tuple[str, ...] = ()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Revision):
-        return [value.judge, value.option]
-    if isinstance(value, frozenset | set):
-        return sorted(value)
-    return value
 
 
 def _reference_extractor(probe: Probe, cot: bool) -> Callable[[str], ParseResult[Any]]:
@@ -142,7 +134,7 @@ def judge(
     filled = reference and not cot and probe.facet != "MAQ"  # what the reference fills at random
     rules = tuple(r.rule if ok or r.rule == NO_REPLY else (RANDOM_FILL if filled else UNPARSED)
                   for r, ok in zip(readings, usable, strict=True))
-    return Judged(bool(correct), _jsonable(pred), len(texts), unparsed, rules)
+    return Judged(bool(correct), jsonable(pred), len(texts), unparsed, rules)
 
 
 def _facet_item(task: str, questions: list[tuple[Probe, Judged]], n_options: int) -> float:
