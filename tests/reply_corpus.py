@@ -4,7 +4,8 @@ and benchmarks/reply_corpus.py (parse rates per method, strict against the refer
 
 A record: ``id``, ``method`` (multifacet, multicog, sdak), ``task``, ``language``, ``style``, ``source``
 (``llama_cpp.server smollm2`` for replies gathered with scripts/gather_replies.py, or ``hand-written``),
-``format`` (the probe's answer format), ``reply``, ``expected`` — a letter, a list of letters, true/false,
+``format`` (the probe's answer format), ``prompt_tail`` (the end of the question asked, for gathered
+replies), ``reply``, ``expected`` — a letter, a list of letters, true/false,
 ``[verdict, letter]`` for a revision, or null where no answer can be read.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from medprobe.parsing.answers import read_reference, read_strict
 from medprobe.parsing.base import ParseResult
-from medprobe.parsing.claim_verdict import parse_claim_verdict, read_verdict
+from medprobe.parsing.claim_verdict import read_verdict
 from medprobe.parsing.letter_set import parse_letter_set
 from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_mce
 from medprobe.parsing.reading import Reading
@@ -34,8 +35,14 @@ def load(path: Path = PATH) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def has_reference(record: dict[str, Any]) -> bool:
+    """Whether a published extractor exists for the record: SDAK's evaluation script is not public."""
+    return record["format"]["kind"] != "verdict"
+
+
 def _reference_extractor(record: dict[str, Any], fmt: AnswerFormat) -> Callable[[str], ParseResult[Any]]:
-    """The published scripts' extractor for the record's method and task (strict mode before issue 8)."""
+    """The published scripts' extractor for the record's method and task (MultifacetEval, MultiCogEval:
+    what strict mode used before it read chat replies)."""
     lang, texts = fmt.language, fmt.option_texts
     mce = record["method"] == "multicog"
     by_kind: dict[str, Callable[[str], ParseResult[Any]]] = {
@@ -44,7 +51,6 @@ def _reference_extractor(record: dict[str, Any], fmt: AnswerFormat) -> Callable[
         "true_false": partial(parse_statement_mce if mce else parse_true_false, language=lang),
         "yes_no": partial(parse_answer_existence, language=lang),
         "verdict_letter": partial(parse_rectification_mce, language=lang) if mce else partial(parse_revision, option_texts=texts, language=lang),
-        "verdict": partial(parse_claim_verdict, language=lang),
     }
     return by_kind[fmt.kind]
 
@@ -60,4 +66,4 @@ def read(record: dict[str, Any], mode: str = "strict") -> Reading:
         return Reading(value, reading.rule, reading.reason)
     if fmt.kind == "verdict":
         return read_verdict(record["reply"], fmt.language)
-    return read_strict(record["reply"], fmt)
+    return read_strict(record["reply"], fmt, record.get("prompt_tail"))

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from reply_corpus import load, plain, read
+from reply_corpus import load, read
+
+from medprobe.parsing.answers import jsonable as plain
 
 CORPUS = load()
 

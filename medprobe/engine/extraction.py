@@ -15,7 +15,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.models import make_backend
-from medprobe.parsing.answers import JUDGED_SUFFIX, KINDS, judged_id, read_strict
+from medprobe.parsing.answers import JUDGED_SUFFIX, KINDS, judged_id, question_of, read_strict
 from medprobe.records import GenerationParams, Message, Probe, Request, Response, request_id
 
 PREFIX = "judge:"
@@ -50,14 +50,9 @@ def judge_model(options: dict[str, str]) -> str | None:
     return model
 
 
-def question_of(probe: Probe) -> str:
-    """The probe's own question: its prompt after the last solved example."""
-    return probe.prompt.rsplit("\n\n", 1)[-1].strip()
-
-
 def extraction_prompt(probe: Probe, reply: str) -> str:
     fmt = probe.answer_format
-    return _TEMPLATE.format(question=question_of(probe), reply=reply.strip(), ask=_ASK[fmt.kind].format(given=fmt.given))
+    return _TEMPLATE.format(question=question_of(probe.prompt), reply=reply.strip(), ask=_ASK[fmt.kind].format(given=fmt.given))
 
 
 def check(method: str, probes: list[Probe], *, reference_compatible: bool) -> None:
@@ -101,7 +96,7 @@ def pending(probes: list[Probe], responses: dict[str, Response]) -> list[Request
         by_probe.setdefault(response.probe_id, []).append(response)
     for probe in readable(probes):
         for response in by_probe.get(probe.id, []):
-            if response.error is not None or read_strict(response.text, probe.answer_format).read:
+            if response.error is not None or read_strict(response.text, probe.answer_format, question_of(probe.prompt)).read:
                 continue
             requests.append(
                 Request(

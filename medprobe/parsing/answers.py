@@ -17,7 +17,7 @@ from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.option_letter import EMPTY_REPLY
 from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
-from medprobe.parsing.reply_text import normalise, strip_reasoning
+from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
 from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
@@ -44,13 +44,23 @@ def conclusion(chain: str) -> str:
     return chain[found[-1].start() :] if found else chain
 
 
-def read_strict(reply: str | None, fmt: AnswerFormat) -> Reading:
-    """A chat reply -> its answer under the strict rules for ``fmt.kind``."""
+def question_of(prompt: str) -> str:
+    """A probe's own question: its prompt after the last solved example (examples end with a blank line)."""
+    return prompt.rsplit("\n\n", 1)[-1].strip()
+
+
+def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = None) -> Reading:
+    """A chat reply -> its answer under the strict rules for ``fmt.kind``. With the ``question`` asked,
+    a reply that answers a question of its own instead is unparsed."""
     if reply is None:
         return Reading(None, NO_REPLY, "the request failed")
     text = answer_text(reply)
     if text is None:
         return Reading(None, UNPARSED, "the reasoning block never ends")
+    if question is not None:
+        text, ours = restated_question(text, question)
+        if not ours:
+            return Reading(None, UNPARSED, "answers a question of its own")
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     if fmt.kind == "option_letter":

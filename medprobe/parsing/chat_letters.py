@@ -76,6 +76,7 @@ _LABELLED_SET = tuple(
         r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
     )
 )
+_LIST_GOES_ON = re.compile(r"[ \t]*[,，、;；][ \t]*[^\s,，、;；]")
 _SET_OR = re.compile(r"\s*(?:/|(?i:or)\b|或)\s*" + _SET_ITEM)
 _ALL_OPTIONS = re.compile(
     r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|全部(?:正确|都对)|都正确"
@@ -242,6 +243,8 @@ def _set_start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     rest = text[match.end() :]
     if not clean_text(rest):
         return _set_statement(text, match, 1, BARE)
+    if _LIST_GOES_ON.match(rest):
+        return Statement(None, LEADING, text.split("\n", 1)[0])  # "D, FALLS": the list names something that is no option
     if _AFTER_LEADING.match(rest) or re.match(r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)", rest) or _SET_OR.match(rest):
         return _set_statement(text, match, 1, LEADING)
     return None

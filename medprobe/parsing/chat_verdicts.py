@@ -110,6 +110,8 @@ def read_true_false(text: str) -> Reading:
     return read_verdict(text, TRUE_FALSE)
 
 
+#: a statement naming an option as the answer ("The answer is D", "答案：B"), not merely as a choice
+_AN_ANSWER = re.compile(r"(?i:\banswer\b)|答案")
 _NONE_AMONG = re.compile(
     r"(?i:^none\.?$|\bnone\s+of\s+(?:the\s+)?(?:options|choices|above|them)|\bno\s+(?:correct|right)\s+(?:answer|option)|"
     r"(?:answer|option)\s+is\s+not\s+(?:among|listed|present|in)\b)"
@@ -119,16 +121,17 @@ _NONE_AMONG = re.compile(
 
 def read_answer_existence(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
     """"Is the right answer among the options?" -> True (yes) / False (no). Beside yes/no, a reply that
-    says none of the options is right means no, and one that says which option is right ("the correct
-    answer is B") means yes (``implied``); an option letter alone is an answer to another question."""
+    says none of the options is right means no, and one that names an option as the answer ("the
+    correct answer is B", "答案：B") means yes (``implied``), whichever option it names; an option letter
+    alone is an answer to another question."""
     found = verdict_statements(text, YES_NO, subjects=r"(?!)")
     none = _NONE_AMONG.search(text)
     if none:
         found.append(Statement(False, IMPLIED, sentence_at(text, none.start(), none.end())))
     if not found:
-        named = _corrected_letter(text, option_texts, options)
-        if named.read and named.rule == IMPLIED:
-            found.append(Statement(True, IMPLIED, text))
+        named = [s for s in letter_statements(text, option_texts) if s.rule == LABELLED and _AN_ANSWER.search(s.sentence)]
+        if named:  # whichever option it names, the reply says the right answer is among them
+            found.append(Statement(True, IMPLIED, named[0].sentence))
     return decide(found, [], "yes/no answer", text)
 
 
@@ -149,10 +152,14 @@ _CORRECTION = re.compile(
 _RIGHT_OPTION = re.compile(r"(?i:\b(?:correct|right)\s+(?:answer|option|choice)\b|should\s+(?:have\s+)?be)|正确(?:答案|选项)|应为|应该是|应选")
 
 
-def _corrected_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
+def _corrected_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str], given: str = "") -> Reading:
     """The option the reply says is right. Its rule is ``implied`` when a statement says so in words
-    ("the correct answer is C", "should be C", "正确答案是C"): only such a statement implies a verdict."""
-    statements = letter_statements(text, option_texts, exclude_before=_GIVEN_BEFORE)
+    ("the correct answer is C", "should be C", "正确答案是C"): only such a statement implies a verdict.
+    A line opening with Alice's letter ``given`` restates the question ("A. Judge whether her answer…")."""
+    statements = [
+        s for s in letter_statements(text, option_texts, exclude_before=_GIVEN_BEFORE)
+        if not (s.rule in (BARE, LEADING) and s.value == given)
+    ]
     for match in _CORRECTION.finditer(text):
         statements.append(Statement(match.group(1) or match.group(2), LABELLED, sentence_at(text, match.start(), match.end())))
     # a letter alone, or opening a line, answers the question rather than saying which option is right;
@@ -186,7 +193,7 @@ def read_revision(text: str, option_texts: Mapping[str, str], options: Sequence[
     if verdict is not None and not verdict.read:
         return verdict
     quick = _after_verdict_letter(text) if verdict is not None and verdict.value is False else None
-    letter = Reading(quick, verdict.rule) if quick else _corrected_letter(text, option_texts, options)
+    letter = Reading(quick, verdict.rule) if quick else _corrected_letter(text, option_texts, options, given)
     if verdict is None:
         if not letter.read or letter.rule != IMPLIED:
             return Reading(None, UNPARSED, "no verdict, and no statement of the right option")

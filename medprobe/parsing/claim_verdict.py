@@ -6,7 +6,8 @@ at the start of the reply and never searches the reason for a verdict. What it d
 
 * Leading decoration is skipped: whitespace, markdown (``**``, ``#``, ``>``, ``-``, bullets),
   quotes and opening brackets, then one short label such as "Answer:", "Verdict:", "Output:"
-  (the few-shot layout's own label), "回答：", "答：", "答案：", then decoration again.
+  (the few-shot layout's own label), "The correct answer is", "回答：", "答：", "答案：", then decoration
+  again.
   A definite subject may precede the verdict: "The claim is incorrect", "这个说法是正确的".
 * Supported: correct, true, yes; 正确, 对, 是 (是的). Refuted: incorrect, wrong, false, untrue,
   no, "not correct/true" (also "not entirely correct": the claim as stated is rejected, the
@@ -21,7 +22,8 @@ at the start of the reply and never searches the reason for a verdict. What it d
 * A verdict word followed directly by "or" / "/" / 与否 / 还是 / 或 ("Correct or incorrect: …",
   "正确/错误") names both verdicts and is not one.
 * A quoted verdict word must end its clause: "“正确”，因为…" and '"Correct"\n…' are verdicts,
-  but '"正确" is a phrase that means…' talks about the word (small models do this) and is not.
+  but '"正确" is a phrase that means…' and '“正确” - This should be…' talk about the word (small
+  models do this) and are not.
 * Chinese prompts also accept English verdicts: small and English-centric models often answer
   Chinese prompts in English, and the words are unambiguous. English prompts accept English only.
 
@@ -56,7 +58,7 @@ _DECORATION = re.compile(r"^[\s*#>\-–—•·_\"'“”‘’「」『』`【\
 _END = r"(?:的)?(?![\w-])"
 _CONNECTIVE = re.compile(r"^\s*(?:/|or\b|与否|还是|或)", re.IGNORECASE)
 #: a closing quote, then more words of the same sentence: the verdict word is being mentioned
-_MENTION = re.compile(r"^[\"”’』」]+[ \t]*\w")
+_MENTION = re.compile(r"^[\"”’』」]+[ \t]*(?:[-–—][ \t]*)?\w")
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,10 @@ class _Vocabulary:
 
 
 _EN = _Vocabulary(
-    label=re.compile(r"^(?:answer|verdict|output|response|reply|judge?ment|conclusion)\s*[:：]", re.IGNORECASE),
+    label=re.compile(
+        r"^(?:(?:answer|verdict|output|response|reply|judge?ment|conclusion)\s*[:：]|(?:the\s+)?(?:correct\s+)?answer\s+is\s*:?)",
+        re.IGNORECASE,
+    ),
     subject=re.compile(r"^(?:the|this) (?:claim|statement)(?: above)? is\s+", re.IGNORECASE),
     refute=re.compile(
         r"^(?:not (?:entirely |completely |fully |quite )?(?:correct|true)|incorrect|untrue|wrong|false|no)" + _END,

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 _TAGS = ("think", "thinking", "thought", "reasoning", "reflection", "scratchpad")
 _TAG = "|".join(_TAGS)
 _BLOCK = re.compile(rf"<\s*({_TAG})\s*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -97,3 +99,19 @@ def sentence_at(text: str, start: int, end: int) -> str:
 def hedged(sentence: str) -> bool:
     """Whether a sentence qualifies its answer ("maybe C", "partially true", "可能是C")."""
     return _HEDGE.search(sentence) is not None
+
+
+_QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
+_ANSWER_LABEL = re.compile(r"\n\s*(?:Answer|答案)\s*[:：]", re.IGNORECASE)
+
+
+def restated_question(text: str, question: str) -> tuple[str, bool]:
+    """A reply that opens by writing a question ("Statement: …", "陈述：…") answers that question. When it
+    is ours, restated, the answer is what follows (returned); when it is another — small models go on
+    writing solved examples of their own — its answer is not an answer to ours (``False``)."""
+    if not _QUESTION_HEAD.match(text):
+        return text, True
+    label = _ANSWER_LABEL.search(text)
+    asked = text[: label.start()] if label else text
+    ours = _ANSWER_LABEL.split(normalise(question))[0]
+    return (text[label.start() :].strip() if label else ""), fuzz.ratio(asked.strip(), ours.strip()) >= 90

@@ -32,7 +32,15 @@ from medprobe.metrics.multifacet import (
     revision_item_score,
 )
 from medprobe.metrics.stats import mean, mean_se
-from medprobe.parsing.answers import conclusion, jsonable, judged_id, read_reference, read_strict, with_judge
+from medprobe.parsing.answers import (
+    conclusion,
+    jsonable,
+    judged_id,
+    question_of,
+    read_reference,
+    read_strict,
+    with_judge,
+)
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import (
     complete_revision_strict,
@@ -82,7 +90,7 @@ def read(probe: Probe, text: str | None, *, cot: bool, reference: bool, judgemen
     extraction judge's ``judgement`` when the rules read nothing."""
     if reference:
         return read_reference(text, _reference_extractor(probe, cot))
-    reading = read_strict(conclusion(text) if cot and text is not None else text, probe.answer_format)
+    reading = read_strict(conclusion(text) if cot and text is not None else text, probe.answer_format, question_of(probe.prompt))
     return with_judge(reading, probe.answer_format, judgement)
 
 

@@ -35,7 +35,7 @@ from medprobe.metrics.multicog import (
     task_estimate,
 )
 from medprobe.metrics.multifacet import normalized
-from medprobe.parsing.answers import judged_id, read_reference, read_strict, with_judge
+from medprobe.parsing.answers import judged_id, question_of, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
 from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
@@ -90,7 +90,7 @@ def judge(probe: Probe, reply: str | None, *, seed: int, reference_compatible: b
     if reference_compatible:
         reading = read_reference(reply, _reference_extractor(probe))
     else:
-        reading = with_judge(read_strict(reply, probe.answer_format), probe.answer_format, judgement)
+        reading = with_judge(read_strict(reply, probe.answer_format, question_of(probe.prompt)), probe.answer_format, judgement)
     prediction, rule = reading.value, reading.rule
     if prediction is None and reference_compatible and reply is not None:
         prediction = _fill(probe, reading.reason, seed)
