@@ -21,6 +21,7 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
+from medprobe.paths import writable_dir
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
 kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
@@ -88,7 +89,7 @@ def run(
     method: Annotated[str | None, typer.Argument(help="multifacet or multicog (the default job when omitted)")] = None,
     model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
     data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
-    limit: Annotated[int | None, typer.Option(help="evaluate a seeded sample of N knowledge points")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="evaluate a seeded sample of N knowledge points")] = None,
     repeats: Annotated[int | None, typer.Option(min=1, help="independent repetitions; metrics get mean ± SE (method default when omitted)")] = None,
     seed: Annotated[int, typer.Option(help="seed for sampling, distractors, random fill and tie breaks")] = 0,
     out: Annotated[Path, typer.Option(help="where run directories go")] = Path("runs"),
@@ -97,8 +98,8 @@ def run(
     method_option: Annotated[list[str], typer.Option("-X", help="method option key=value, e.g. judge=MODEL, generator=MODEL")] = [],  # noqa: B006
     prompt_style: Annotated[str, typer.Option(help="chat (messages) or completion (plain text)")] = "chat",
     reference_compatible: Annotated[bool, typer.Option("--reference-compatible", help="fill unparsed answers at random like the published scripts")] = False,
-    temperature: Annotated[float | None, typer.Option(help="override the method's temperature")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="override the method's max tokens")] = None,
+    temperature: Annotated[float | None, typer.Option(min=0.0, help="override the method's temperature")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="override the method's max tokens")] = None,
     option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
     no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help="start a new run directory instead of resuming an unfinished one")] = False,
@@ -110,6 +111,7 @@ def run(
 
     if prompt_style not in ("chat", "completion"):
         raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
+    writable_dir(out, "--out")
     options = parse_options(method_option, "-X")
     if method is None:
         jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
@@ -165,6 +167,7 @@ def score(
     """Score existing responses into a new run directory."""
     from medprobe.engine.pipeline import rescore
 
+    writable_dir(out, "--out")
     build = BuildOptions(data=data, setting=setting, name=name)
     outcome = rescore(
         method, responses, format, build, out=out, reference_compatible=reference_compatible, seed=seed,
@@ -179,7 +182,7 @@ def build(
     method: Annotated[str, typer.Argument()],
     output: Annotated[Path, typer.Option("--output", "-o", help="probes JSONL to write")],
     data: Annotated[str | None, typer.Option()] = None,
-    limit: Annotated[int | None, typer.Option()] = None,
+    limit: Annotated[int | None, typer.Option(min=1)] = None,
     seed: Annotated[int, typer.Option()] = 0,
     setting: Annotated[str | None, typer.Option()] = None,
 ) -> None:
@@ -187,6 +190,7 @@ def build(
     `medprobe run METHOD --model replay:ANSWERS.jsonl`)."""
     from medprobe.jsonl import write_records
 
+    writable_dir(output.parent, "--output")
     probe_set = get_method(method).build(BuildOptions(data=data, limit=limit, seed=seed, setting=setting))
     write_records(output, probe_set.probes)
     err_console.print(f"{len(probe_set.probes)} probes; decoding {probe_set.generation.model_dump()}; samples {probe_set.samples}")

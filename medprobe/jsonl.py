@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -27,6 +28,38 @@ def validation_error(exc: ValidationError, file: str | Path, line: int | None) -
     return MedprobeError(message, file=file, line=line, field=field)
 
 
+def read_text(path: str | Path) -> str:
+    """A user's text file, decoded as UTF-8; a missing, unreadable or differently encoded file is a
+    MedprobeError naming it (and, for an encoding problem, the line and column of the first bad byte)."""
+    path = Path(path)
+    if not path.exists():
+        raise MedprobeError("file not found", file=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MedprobeError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MedprobeError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at column {column})", file=path, line=line,
+            hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+        ) from None
+
+
+def _loads(text: str) -> Any:
+    """json.loads that reports every way a text can fail to be JSON as a JSONDecodeError (Python
+    raises ValueError for over-long integers and RecursionError for deep nesting)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise json.JSONDecodeError(str(exc).split(";")[0] or type(exc).__name__, text, 0) from None
+
+
 def iter_json_lines(path: str | Path, *, tolerate_torn_tail: bool = False) -> Iterator[tuple[int, Any]]:
     """Yield (line number, decoded value) for each non-blank line.
 
@@ -34,15 +67,12 @@ def iter_json_lines(path: str | Path, *, tolerate_torn_tail: bool = False) -> It
     process that was killed mid-write ends that way, and the lost record is simply redone.
     """
     path = Path(path)
-    if not path.exists():
-        raise MedprobeError("file not found", file=path)
-    with path.open("r", encoding="utf-8") as handle:
-        lines = handle.readlines()
+    lines = io.StringIO(read_text(path), newline=None).readlines()  # lines end at \n, \r\n or \r, as in a text-mode read
     for index, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:
-            yield index, json.loads(raw)
+            yield index, _loads(raw)
         except json.JSONDecodeError as exc:
             is_last = index == len(lines)
             if tolerate_torn_tail and is_last and not raw.endswith("\n"):
@@ -53,10 +83,9 @@ def iter_json_lines(path: str | Path, *, tolerate_torn_tail: bool = False) -> It
 def first_record(path: str | Path) -> Any:
     """The decoded first non-blank line of a JSON-lines file, or None when it is not JSON (used
     to recognise what kind of file a user passed)."""
-    with Path(path).open(encoding="utf-8") as handle:
-        first = next((line for line in handle if line.strip()), "")
+    first = next((line for line in io.StringIO(read_text(path), newline=None) if line.strip()), "")
     try:
-        return json.loads(first)
+        return _loads(first)
     except json.JSONDecodeError:
         return None
 
@@ -75,11 +104,9 @@ def read_records(path: str | Path, model: type[T], *, tolerate_torn_tail: bool =
 
 
 def read_json(path: str | Path) -> Any:
-    path = Path(path)
-    if not path.exists():
-        raise MedprobeError("file not found", file=path)
+    text = read_text(path)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return _loads(text)
     except json.JSONDecodeError as exc:
         raise MedprobeError(f"malformed JSON ({exc.msg})", file=path, line=exc.lineno) from None
 

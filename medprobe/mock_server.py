@@ -66,17 +66,28 @@ class MockOpenAI:
                 body = json.loads(raw) if raw else {}
                 if self.delay_s:
                     await asyncio.sleep(self.delay_s)
-                status, payload = self.respond(method, path, body)
-                data = json.dumps(payload).encode()
-                writer.write(
-                    f"HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n".encode()
-                    + data
-                )
-                await writer.drain()
+                if not await self.send(writer, method, path, body):
+                    break
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
             writer.close()
+
+    async def send(self, writer: asyncio.StreamWriter, method: str, path: str, body: dict[str, Any]) -> bool:
+        """Write the answer to one request; False closes the connection. The one place a subclass
+        changes what goes on the wire (tests/fault_server.py injects its faults here)."""
+        status, payload = self.respond(method, path, body)
+        writer.write(http_response(status, json.dumps(payload).encode()))
+        await writer.drain()
+        return True
+
+
+def http_response(status: int, data: bytes, headers: dict[str, str] | None = None, length: int | None = None) -> bytes:
+    """An HTTP/1.1 response with a JSON body; ``length`` overrides the content-length (to announce
+    more than is sent)."""
+    lines = [f"HTTP/1.1 {status} X", "content-type: application/json", f"content-length: {len(data) if length is None else length}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
 
 
 @contextmanager

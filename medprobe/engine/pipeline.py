@@ -24,6 +24,7 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
+from medprobe.models.base import is_empty_completion
 from medprobe.records import Message, Probe, Request, Response, RunConfig, request_id
 from medprobe.report.markdown import render_report
 
@@ -324,6 +325,7 @@ def finish(
             "errors": len(errors),
             "missing": max(0, asked - len(responses)),
             "empty_replies": empty,
+            "empty_completions": sum(1 for r in errors if is_empty_completion(r)),
             "resumed": stats.resumed,
             "from_cache": stats.from_cache,
             "sent": stats.sent,

@@ -12,20 +12,22 @@ import importlib
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import ModelBackend, generate
+from medprobe.options import Parser, name, read_options, seconds, whole
 
 __all__ = ["ModelBackend", "generate", "make_backend", "BACKENDS"]
 
-#: backend kind -> (module, class, the -O options it understands); modules load on demand so
-#: that, e.g., the random model never imports llama.cpp
-BACKENDS: dict[str, tuple[str, str, frozenset[str]]] = {
-    "llamacpp": ("medprobe.models.llamacpp", "LlamaCppBackend", frozenset({"n_ctx", "threads"})),
+#: backend kind -> (module, class, the -O options it understands and how each is read); modules
+#: load on demand so that, e.g., the random model never imports llama.cpp
+BACKENDS: dict[str, tuple[str, str, dict[str, Parser]]] = {
+    # n_ctx 0: the context length the model was trained with (llama.cpp's convention)
+    "llamacpp": ("medprobe.models.llamacpp", "LlamaCppBackend", {"n_ctx": whole(0), "threads": whole(1)}),
     "openai": (
         "medprobe.models.openai",
         "OpenAIBackend",
-        frozenset({"concurrency", "max_concurrency", "retries", "timeout", "key_env"}),
+        {"concurrency": whole(1), "max_concurrency": whole(1), "retries": whole(0), "timeout": seconds, "key_env": name},
     ),
-    "random": ("medprobe.models.random_model", "RandomBackend", frozenset()),
-    "replay": ("medprobe.models.replay", "ReplayBackend", frozenset()),
+    "random": ("medprobe.models.random_model", "RandomBackend", {}),
+    "replay": ("medprobe.models.replay", "ReplayBackend", {}),
 }
 
 
@@ -40,12 +42,13 @@ def make_backend(model_id: str, options: dict[str, str] | None = None, *, seed: 
         )
     module, name, known = BACKENDS[kind]
     options = dict(options or {})
-    unknown = sorted(set(options) - known)
+    unknown = sorted(set(options) - set(known))
     if unknown:
         raise MedprobeError(
             f"option(s) {', '.join(unknown)} not understood by the {kind} backend",
             field="-O",
             hint=f"{kind} options: {', '.join(sorted(known)) or 'none'}",
         )
+    read_options(options, known, "-O")
     options["seed"] = str(seed)
     return getattr(importlib.import_module(module), name)(spec, options)

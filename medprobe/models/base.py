@@ -57,6 +57,14 @@ async def generate(backend: ModelBackend, requests: Sequence[Request]) -> list[R
     return list(await asyncio.gather(*(one(r) for r in requests)))
 
 
+#: how the error of a request whose completion held no text begins (the report counts them)
+EMPTY_COMPLETION = "empty completion"
+
+
+def is_empty_completion(response: Response) -> bool:
+    return (response.error or "").startswith(EMPTY_COMPLETION)
+
+
 def failed(request: Request, error: str, started: float) -> Response:
     """A response that records why no answer was obtained."""
     return Response(probe_id=request.probe_id, sample=request.sample, error=error, latency_s=time.perf_counter() - started)

@@ -3,9 +3,18 @@
 ``openai:MODEL@BASE_URL`` (e.g. ``openai:Qwen2.5-7B-Instruct@http://localhost:8000/v1``).
 Chat requests go to ``/chat/completions``, plain prompts to ``/completions``. The API key is
 read from ``$OPENAI_API_KEY`` (or the variable named by the ``key_env`` option); local servers
-need none. Throttling (429), server errors (5xx), timeouts and dropped connections are retried
-a finite number of times with exponential backoff (honouring Retry-After); concurrency adapts:
-it halves on throttling and grows back by one after a run of successes.
+need none. Throttling (429), server errors (5xx), timeouts, dropped connections and replies that
+carry no usable answer are retried a finite number of times with exponential backoff (honouring
+Retry-After, in seconds or as an HTTP date); concurrency adapts: it halves on throttling and grows
+back by one after a run of successes.
+
+A reply is read against the OpenAI schema, strictly: a body that is not JSON, has no choices, or
+has a field of the wrong type (``content: 123``, a ``usage`` list, a ``finish_reason`` object) is
+*unreadable*, and an empty completion (content null, empty or only whitespace) carries no answer.
+Both fail the attempt; after the last attempt the request is recorded with that error — never as an
+answer, and never cached — and the run goes on. Over HTTP an empty completion cannot be told apart
+from a server, proxy or content filter that lost the text, or a reasoning model that spent its
+token budget before answering.
 
 ``top_k`` and ``repetition_penalty`` are not OpenAI API parameters but most open-model servers
 (vLLM, SGLang, TGI, llama.cpp server) accept them; they are sent only when a method sets them,
@@ -20,30 +29,94 @@ import os
 import random
 import re
 import time
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+from pydantic import BaseModel, ConfigDict, ValidationError
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from medprobe.errors import MedprobeError
-from medprobe.models.base import failed
+from medprobe.models.base import EMPTY_COMPLETION, failed
 from medprobe.records import Request, Response
 
-_SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
+#: MODEL@URL, the URL with any scheme (only http and https are accepted, the others named)
+_SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>[A-Za-z][A-Za-z0-9+.-]*://\S*)$")
+#: MODEL@host:port/… — a URL without its scheme
+_SCHEMELESS = re.compile(r"^.+?@[\w.-]+(?::\d+|/)")
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
 #: hosts that answer HTTP 400 to sampling parameters outside the OpenAI API
 STRICT_HOSTS = frozenset({"api.openai.com"})
 #: sampling parameters open-model servers understand but the OpenAI API does not
 EXTRA_SAMPLING = ("top_k", "repetition_penalty")
+#: seconds to open a connection, whatever -O timeout says: a server that is not there is known at once
+CONNECT_TIMEOUT_S = 5.0
+#: attempts for a request the server did not answer within the timeout (one retry, not -O retries):
+#: a server that never answers would hold every request for (retries + 1) x timeout
+TIMEOUT_ATTEMPTS = 2
 
 
-class RetryableStatus(Exception):
+class RetryableError(Exception):
+    """A failed attempt that the next attempt may get past."""
+
+
+class RetryableStatus(RetryableError):
     """An HTTP status worth retrying; carries the server's Retry-After when given."""
 
     def __init__(self, status: int, body: str, retry_after: float | None) -> None:
         super().__init__(f"HTTP {status}: {body[:300]}")
         self.status = status
         self.retry_after = retry_after
+
+
+class UnreadableReply(RetryableError):
+    """A successful HTTP reply that carries no usable answer."""
+
+
+class _Strict(BaseModel):
+    """Types as the OpenAI API defines them, no coercion (123 is not text); unknown fields are fine."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class _Message(_Strict):
+    content: str | None = None
+
+
+class _Choice(_Strict):
+    message: _Message | None = None
+    text: str | None = None
+    finish_reason: str | None = None
+
+
+class _Usage(_Strict):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class _Reply(_Strict):
+    choices: list[_Choice]
+    usage: _Usage | None = None
+
+
+def read_reply(body: bytes) -> tuple[str, str | None, _Usage]:
+    """(text, finish reason, usage) of a completion reply's first choice; raises UnreadableReply for
+    a body that breaks the schema, or that holds no text (an empty completion)."""
+    try:
+        reply = _Reply.model_validate_json(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise UnreadableReply(f"unreadable reply: {where + ': ' if where else ''}{first['msg']}: {body[:200]!r}") from None
+    if not reply.choices:
+        raise UnreadableReply("unreadable reply: no choices")
+    choice = reply.choices[0]
+    text = choice.message.content if choice.message is not None else choice.text
+    if not (text or "").strip():
+        reason = f" (finish_reason {choice.finish_reason})" if choice.finish_reason else ""
+        raise UnreadableReply(f"{EMPTY_COMPLETION}{reason}")
+    return text or "", choice.finish_reason, reply.usage or _Usage()
 
 
 class AdaptiveLimiter:
@@ -78,7 +151,7 @@ class AdaptiveLimiter:
 
 
 def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, RetryableStatus | httpx.TimeoutException | httpx.TransportError)
+    return isinstance(exc, RetryableError | httpx.TimeoutException | httpx.TransportError)
 
 
 def _backoff(state: RetryCallState) -> float:
@@ -89,11 +162,39 @@ def _backoff(state: RetryCallState) -> float:
 
 
 def _retry_after(response: httpx.Response) -> float | None:
+    """Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 allows both)."""
     value = response.headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _endpoint(spec: str) -> tuple[str, str]:
+    """(model, base URL) of ``MODEL@URL``, or of ``MODEL`` alone with $OPENAI_BASE_URL or the OpenAI API."""
+    match = _SPEC.match(spec)
+    if match:
+        url = httpx.URL(match["url"])
+        if url.scheme not in ("http", "https") or not url.host:
+            raise MedprobeError(
+                f"'{match['url']}' is not an http:// or https:// URL with a host", field="--model",
+                hint="use openai:MODEL@http://host:port/v1",
+            )
+        return match["model"], match["url"].rstrip("/")
+    if _SCHEMELESS.match(spec):
+        raise MedprobeError(f"the URL in '{spec}' has no http:// or https://", field="--model", hint="use openai:MODEL@http://host:port/v1")
+    if not spec:
+        raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
+    return spec, os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1").rstrip("/")
 
 
 class OpenAIBackend:
@@ -102,13 +203,7 @@ class OpenAIBackend:
     cacheable = True
 
     def __init__(self, spec: str, options: dict[str, str]) -> None:
-        match = _SPEC.match(spec)
-        if match:
-            self.model, self.base_url = match["model"], match["url"].rstrip("/")
-        elif spec:
-            self.model, self.base_url = spec, os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1").rstrip("/")
-        else:
-            raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
+        self.model, self.base_url = _endpoint(spec)
         self.model_id = f"openai:{self.model}@{self.base_url}"
         self.extra_sampling = httpx.URL(self.base_url).host not in STRICT_HOSTS
         self._checked = False
@@ -122,7 +217,7 @@ class OpenAIBackend:
         self.client = httpx.AsyncClient(
             base_url=self.base_url,
             headers=headers,
-            timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
+            timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
             limits=httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency),
         )
 
@@ -169,7 +264,7 @@ class OpenAIBackend:
         body["prompt"] = request.prompt or ""
         return "/completions", body
 
-    async def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def _post(self, path: str, body: dict[str, Any]) -> tuple[str, str | None, _Usage]:
         async with self.limiter:
             response = await self.client.post(path, json=body)
         if response.status_code in RETRY_STATUSES:
@@ -177,37 +272,37 @@ class OpenAIBackend:
                 self.limiter.throttled()
             raise RetryableStatus(response.status_code, response.text, _retry_after(response))
         response.raise_for_status()
+        read = read_reply(response.content)
         self.limiter.succeeded()
-        return response.json()
+        return read
+
+    def _stop(self, state: RetryCallState) -> bool:
+        """Give up after the attempts allowed, or TIMEOUT_ATTEMPTS when the last one timed out."""
+        timed_out = state.outcome is not None and isinstance(state.outcome.exception(), httpx.TimeoutException)
+        return state.attempt_number >= (min(self.attempts, TIMEOUT_ATTEMPTS) if timed_out else self.attempts)
 
     async def complete(self, request: Request) -> Response:
         started = time.perf_counter()
         path, body = self._body(request)
+        retrying = AsyncRetrying(stop=self._stop, wait=_backoff, retry=retry_if_exception(_retryable), reraise=True)
         try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self.attempts), wait=_backoff, retry=retry_if_exception(_retryable), reraise=True
-            ):
+            async for attempt in retrying:
                 with attempt:
-                    data = await self._post(path, body)
+                    text, finish_reason, usage = await self._post(path, body)
         except httpx.HTTPStatusError as exc:
             return failed(request, f"HTTP {exc.response.status_code}: {exc.response.text[:300]}", started)
+        except UnreadableReply as exc:
+            return failed(request, f"{exc} (after {self.attempts} attempts)", started)
         except (RetryableStatus, httpx.HTTPError) as exc:
-            return failed(request, f"{type(exc).__name__} after {self.attempts} attempts: {exc}", started)
-        except ValueError as exc:
-            return failed(request, f"invalid JSON from server: {exc}", started)
-        try:
-            choice = data["choices"][0]
-            text = choice["message"]["content"] if "message" in choice else choice["text"]
-        except (KeyError, IndexError, TypeError):
-            return failed(request, f"unexpected response shape: {str(data)[:300]}", started)
-        usage = data.get("usage") or {}
+            attempts = retrying.statistics.get("attempt_number", self.attempts)
+            return failed(request, f"{type(exc).__name__} after {attempts} attempts: {exc}", started)
         return Response(
             probe_id=request.probe_id,
             sample=request.sample,
-            text=text or "",
-            finish_reason=choice.get("finish_reason"),
-            prompt_tokens=usage.get("prompt_tokens"),
-            completion_tokens=usage.get("completion_tokens"),
+            text=text,
+            finish_reason=finish_reason,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
             latency_s=time.perf_counter() - started,
         )
 

@@ -44,7 +44,7 @@ def render_report(summary: dict[str, Any], config: RunConfig, method_section: st
         ("seed", summary["seed"]),
         ("probes / requests", f"{run['probes']} / {run['requests']}"),
         ("answered / errors / missing", f"{run['answered']} / {run['errors']} / {run['missing']}"),
-        ("empty replies", run["empty_replies"]),
+        ("empty replies: answers / failed requests", f"{run['empty_replies']} / {run.get('empty_completions', 0)}"),
         ("from cache / resumed / sent", f"{run['from_cache']} / {run['resumed']} / {run['sent']}"),
         ("medprobe revision", config.git_revision or config.versions.get("medprobe", "?")),
     ]

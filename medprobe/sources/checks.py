@@ -21,3 +21,13 @@ def same_ids(ids: list[Any], expected: list[Any], path: Path, reference: str) ->
         file=path,
         field=f"[{index}][0]",
     )
+
+
+def unique_ids(ids: list[Any], path: Path) -> None:
+    """Every item of a release file has an id of its own: two items with one id become two probes
+    with one id, and the answer to one would silently stand for both."""
+    seen: dict[Any, int] = {}
+    for index, item in enumerate(ids):
+        if item in seen:
+            raise MedprobeError(f"item {index}: id {item!r} repeats item {seen[item]}", file=path, field=f"[{index}][0]")
+        seen[item] = index

@@ -28,6 +28,7 @@ from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
 from medprobe.models import make_backend
+from medprobe.options import read_options, whole
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 
@@ -35,6 +36,7 @@ LEVELS = ("low", "mid", "high")
 LOWMID = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\nQuestion"])
 DEFAULT_LOWMID_DATA, DEFAULT_CASES = "builtin:en", "builtin:cases"
 OPTIONS = {"judge", "generator", "context_tokens", "max_turns", "cases", "runs"}
+NUMBERS = {"context_tokens": whole(1), "max_turns": whole(1), "cases": whole(1), "runs": whole(1)}
 
 
 def parse_levels(text: str | None) -> list[str]:
@@ -67,6 +69,7 @@ class MultiCogMethod:
         unknown = sorted(set(options.options) - OPTIONS)
         if unknown:
             raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="multicog options: " + ", ".join(sorted(OPTIONS)))
+        numbers = read_options(options.options, NUMBERS, "-X")
         levels = parse_levels(options.level)
         specs = [s.strip() for s in (options.data or "").split(",") if s.strip()]
         case_specs = [s for s in specs if is_case_source(s)]
@@ -89,13 +92,12 @@ class MultiCogMethod:
                 case_specs = [DEFAULT_CASES]
                 notes.append("diagnosis cases from the built-in demo cases (no case source given)")
             updates = {k: v for k, v in (("temperature", options.temperature), ("max_tokens", options.max_tokens)) if v is not None}
-            cases, runs = options.options.get("cases"), options.options.get("runs")
             episodes, info["high"] = dialogue.build_episodes(
-                case_specs, limit=int(cases) if cases else options.limit, seed=options.seed,
-                runs=int(runs) if runs else options.repeats or dialogue.DEFAULT_RUNS,
+                case_specs, limit=numbers.get("cases", options.limit), seed=options.seed,
+                runs=numbers.get("runs", options.repeats or dialogue.DEFAULT_RUNS),
                 params=dialogue.DEFAULT_GENERATION.model_copy(update=updates),
-                context_tokens=int(options.options.get("context_tokens", dialogue.DEFAULT_CONTEXT)),
-                max_turns=int(options.options.get("max_turns", dialogue.MAX_TURNS)),
+                context_tokens=numbers.get("context_tokens", dialogue.DEFAULT_CONTEXT),
+                max_turns=numbers.get("max_turns", dialogue.MAX_TURNS),
             )
             probes += episodes
         elif case_specs:

@@ -44,6 +44,11 @@ class MultifacetMethod:
     raw_formats = ("multifaceteval-raw",)
 
     def build(self, options: BuildOptions) -> ProbeSet:
+        if options.options:  # -X extractor=judge:MODEL is taken by the engine before the method sees the options
+            raise MedprobeError(
+                f"unknown option(s) {', '.join(sorted(options.options))}", field="-X",
+                hint="multifacet takes no -X options but extractor=judge:MODEL",
+            )
         setting = options.setting or "ao"
         if setting not in self.settings:
             raise MedprobeError(f"unknown setting '{setting}'", field="--setting", hint="ao or cot-sc")

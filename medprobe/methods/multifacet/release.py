@@ -19,7 +19,7 @@ from medprobe.jsonl import read_json
 from medprobe.methods.multifacet.questions import TASKS, Demo, Question
 from medprobe.parsing.option_letter import maq_options, mcq_options, rq_options
 from medprobe.records import AnswerFormat
-from medprobe.sources.checks import same_ids
+from medprobe.sources.checks import same_ids, unique_ids
 
 LETTERS = ["A", "B", "C", "D", "E"]
 #: fields of a test item before any replies
@@ -53,6 +53,8 @@ def entry_questions(task: str, entry: list[Any], path: Path, index: int) -> list
     """The questions of one test item (extra trailing fields, e.g. replies, are ignored)."""
     if not isinstance(entry, list) or len(entry) < ITEM_FIELDS[task]:
         raise _bad(path, index, f"a {task} item is a list of at least {ITEM_FIELDS[task]} fields")
+    if isinstance(entry[0], bool) or not isinstance(entry[0], int | str):
+        raise _bad(path, index, f"expected an id (integer or string), got {entry[0]!r}", f"[{index}][0]")
     kp = f"medqa-{entry[0]}"
     f = lambda k: f"[{index}][{k}]"  # noqa: E731 - field path for messages
     if task == "MCQ":
@@ -107,18 +109,20 @@ def _task_file(folder: Path, task: str, name: str) -> list[Any]:
 
 
 def load_release(folder: Path) -> list[Question]:
-    """All test questions, checked item by item; the four files must list the same ids."""
+    """All test questions, checked item by item; each file lists every id once, and the four files
+    list the same ids."""
     questions: list[Question] = []
     ids: list[Any] | None = None
     for task in TASKS:
         path = folder / task / "test.json"
         items = _task_file(folder, task, "test.json")
-        task_ids = [item[0] if isinstance(item, list) and item else None for item in items]
+        for index, item in enumerate(items):
+            questions.extend(entry_questions(task, item, path, index))
+        task_ids = [item[0] for item in items]
+        unique_ids(task_ids, path)
         if ids is not None:
             same_ids(task_ids, ids, path, "MCQ/test.json")
         ids = task_ids
-        for index, item in enumerate(items):
-            questions.extend(entry_questions(task, item, path, index))
     return questions
 
 

@@ -30,7 +30,7 @@ from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ, hub_rows, raw_kind,
 from medprobe.methods.multicog.lowmid.tables import Dataset, Where, check_row
 from medprobe.metrics.multicog import TASKS
 from medprobe.parsing.fill import item_rng
-from medprobe.sources.checks import same_ids
+from medprobe.sources.checks import same_ids, unique_ids
 
 N_DEMOS = 5
 AE_TAIL = (
@@ -109,11 +109,7 @@ def load_release(folder: Path, tasks: Sequence[str], *, limit: int | None, seed:
 
 
 def _check_ids(ids: list[Any], expected: list[Any] | None, path: Path, first_task: str) -> None:
-    seen: dict[Any, int] = {}
-    for index, item in enumerate(ids):
-        if item in seen:
-            raise MedprobeError(f"item {index}: id {item!r} repeats item {seen[item]}", file=path, field=f"[{index}][0]")
-        seen[item] = index
+    unique_ids(ids, path)
     if expected is not None:
         same_ids(ids, expected, path, f"{first_task}/test.json")
 

@@ -1,0 +1,126 @@
+"""One small valid input for every reader of user files, and the command that reads it.
+
+The bad-input tests, the fuzz test and the reliability benchmark break these inputs (bytes that are not
+UTF-8, random bytes, mutated JSON) and check that each command answers with a clear error (exit 2),
+never a traceback. The writers reuse the fixtures of the tests that own each format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fixtures import gold_reply, write_tiny_kb, write_tiny_release
+from test_multicog_lowmid import medqa_rows, write_jsonl
+from test_raw_import import write_mce_release, write_mce_results, write_mfe
+from test_sdak import release_lines, write_lines
+from typer.testing import CliRunner
+
+from medprobe.cli import app
+from medprobe.jsonl import read_records, write_records
+from medprobe.methods.multicog.dialogue.cases import builtin_cases_path
+from medprobe.records import Probe, Response
+
+#: a patient record in AgentClinic's OSCE layout (the shape of agentclinic_medqa_extended.jsonl)
+AGENTCLINIC = {"OSCE_Examination": {
+    "Objective_for_Doctor": "Diagnose.",
+    "Patient_Actor": {"Demographics": "30-year-old man", "History": "Fever for 3 days.", "Symptoms": {"Primary_Symptom": "Fever"}},
+    "Physical_Examination_Findings": {"Vital_Signs": {"Temperature": "39 C"}},
+    "Test_Results": {"Complete_Blood_Count": {"WBC": "15,000/mm3"}, "Imaging": {"Chest_X-ray": {"Findings": "Consolidation"}}},
+    "Correct_Diagnosis": "Pneumococcal pneumonia"}}
+
+
+@dataclass(frozen=True)
+class Reader:
+    """``write`` puts a valid input under a folder and returns the file to break; ``commands`` are
+    the command lines that read it (given that folder)."""
+
+    name: str
+    write: Callable[[Path], Path]
+    commands: Callable[[Path], list[list[str]]]
+
+
+def _release(root: Path) -> Path:
+    return write_tiny_release(root / "medqa")
+
+
+def _replay(root: Path) -> Path:
+    """Right answers to the probes of the tiny release, as a responses file."""
+    probes_path = root / "probes.jsonl"
+    CliRunner().invoke(app, ["build", "multifacet", "--data", str(_release(root)), "-o", str(probes_path)])
+    answers = root / "answers.jsonl"
+    write_records(answers, [Response(probe_id=p.id, text=gold_reply(p)) for p in read_records(probes_path, Probe)])
+    return answers
+
+
+def _cases(root: Path) -> Path:
+    lines = builtin_cases_path().read_text(encoding="utf-8").splitlines()[:2]
+    path = root / "cases.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _agentclinic(root: Path) -> Path:
+    path = root / "agentclinic.jsonl"
+    path.write_text(json.dumps(AGENTCLINIC) + "\n", encoding="utf-8")
+    return path
+
+
+def _run(*args: str | Path) -> list[str]:
+    return ["run", *map(str, args), "--model", "random", "-q", "--no-cache"]
+
+
+def _out(root: Path) -> list[str]:
+    return ["--out", str(root / "runs")]
+
+
+READERS: tuple[Reader, ...] = (
+    Reader("multifacet release: test.json", lambda r: _release(r) / "MCQ" / "test.json",
+           lambda r: [["build", "multifacet", "--data", str(r / "medqa"), "-o", str(r / "p.jsonl")]]),
+    Reader("multifacet release: dev.json", lambda r: _release(r) / "RQ" / "dev.json",
+           lambda r: [["build", "multifacet", "--data", str(r / "medqa"), "-o", str(r / "p.jsonl")]]),
+    Reader("multicog release", lambda r: write_mce_release(r / "mce", [1, 2, 3, 4, 5, 6, 7]) / "medqa" / "MR" / "test.json",
+           lambda r: [_run("multicog", "--level", "low,mid", "--data", r / "mce" / "medqa", *_out(r))]),
+    Reader("MedQA JSONL", lambda r: write_jsonl(r / "medqa.jsonl", medqa_rows()),
+           lambda r: [_run("multicog", "--level", "low", "--data", r / "medqa.jsonl", *_out(r))]),
+    Reader("knowledge base", lambda r: write_tiny_kb(r / "kb.jsonl"),
+           lambda r: [["kb", "validate", str(r / "kb.jsonl")],
+                      ["build", "multifacet", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")],
+                      ["build", "sdak", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")],
+                      ["build", "meddisk", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")]]),
+    Reader("SDAK release", lambda r: write_lines(r / "sdak.jsonl", release_lines()),
+           lambda r: [["build", "sdak", "--data", str(r / "sdak.jsonl"), "-o", str(r / "p.jsonl")]]),
+    Reader("cases (medprobe)", _cases,
+           lambda r: [["cases", "stats", str(r / "cases.jsonl")],
+                      _run("multicog", "--level", "high", "--data", r / "cases.jsonl", "-X", "cases=1", "-X", "runs=1", *_out(r))]),
+    Reader("cases (AgentClinic)", _agentclinic,
+           lambda r: [["cases", "stats", str(r / "agentclinic.jsonl")],
+                      _run("multicog", "--level", "high", "--data", r / "agentclinic.jsonl", "-X", "runs=1", *_out(r))]),
+    Reader("replay file", _replay,
+           lambda r: [["run", "multifacet", "--data", str(r / "medqa"), "--model", f"replay:{r / 'answers.jsonl'}", "-q", *_out(r)]]),
+    Reader("multifaceteval-raw", lambda r: write_mfe(r / "mfe", [(5, "A"), (6, "C"), (7, "A")]) / "RQ" / "m42_RQ_results.json",
+           lambda r: [["score", "multifacet", "--responses", str(r / "mfe"), "--format", "multifaceteval-raw", *_out(r)]]),
+    Reader("multicogeval-raw", lambda r: write_mce_results(r / "mce-results", [(1, ["B", "A"]), (2, ["B", "B"])], [1, 2])
+           / "medqa_repeat" / "MR" / "m42_MR_results.json",
+           lambda r: [["score", "multicog", "--responses", str(r / "mce-results"), "--format", "multicogeval-raw", *_out(r)]]),
+)
+
+
+def json_of(path: Path) -> Any:
+    """A sample file's content as JSON: a list for a JSON file, a list of lines for a JSONL file."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return {"json": json.loads(text)}
+    except json.JSONDecodeError:
+        return {"jsonl": [json.loads(line) for line in text.splitlines() if line.strip()]}
+
+
+def write_json_of(path: Path, value: Any) -> None:
+    """Write what :func:`json_of` read (after a mutation) back in the file's own layout."""
+    if "json" in value:
+        path.write_text(json.dumps(value["json"], ensure_ascii=False), encoding="utf-8")
+    else:
+        path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in value["jsonl"]), encoding="utf-8")

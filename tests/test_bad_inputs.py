@@ -1,0 +1,154 @@
+"""Bad inputs and options get one clear error (exit 2, naming the file, line or option), never a traceback
+and never a run that quietly does something else than asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from fixtures import write_tiny_kb, write_tiny_release
+from input_samples import READERS, Reader
+from typer.testing import CliRunner
+
+from medprobe.cli import app
+from medprobe.mock_server import MockOpenAI, serve_in_thread
+
+ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
+
+
+def invoke(*args: str | Path, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args], env={**ENV, **(env or {})})
+
+
+def clear_error(result: Result, *words: str) -> str:
+    """The one-line error of a command that refused its input: exit 2, every word in the message."""
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), (result.exception, result.output)
+    message = " ".join(result.output.split())
+    assert "Traceback" not in message and all(word in message for word in words), message
+    return message
+
+
+@pytest.fixture
+def kb(tmp_path: Path) -> Path:
+    return write_tiny_kb(tmp_path / "kb.jsonl")
+
+
+@pytest.mark.parametrize("reader", READERS, ids=lambda r: r.name)
+def test_a_file_that_is_not_utf8_is_named(reader: Reader, tmp_path: Path) -> None:
+    target = reader.write(tmp_path)
+    data = target.read_bytes()
+    cut = data.index(b"\n", len(data) // 2) if b"\n" in data[len(data) // 2 :] else len(data) // 2
+    target.write_bytes(data[:cut] + "é".encode("latin-1") + data[cut:])  # a Latin-1 file where UTF-8 was expected
+    for argv in reader.commands(tmp_path):
+        clear_error(invoke(*argv), str(target), "not UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--limit", "-1"], ["--limit"]),
+        (["--limit", "0"], ["--limit"]),
+        (["--temperature", "-1"], ["--temperature"]),
+        (["--max-tokens", "0"], ["--max-tokens"]),
+        (["--model", "llamacpp:default", "-O", "n_ctx=abc"], ["n_ctx", "abc", "whole number"]),
+        (["--model", "llamacpp:default", "-O", "threads=0"], ["threads", "at least 1"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "concurrency=abc"], ["concurrency", "abc"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "retries=abc"], ["retries", "abc"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "retries=-1"], ["retries", "at least 0"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "max_concurrency=0"], ["max_concurrency", "at least 1"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "timeout=0"], ["timeout", "more than 0"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "timeout=nan"], ["timeout"]),
+        (["--model", "openai:m@http://127.0.0.1:9/v1", "-O", "key_env="], ["key_env"]),
+        (["--model", "openai:m@ftp://x"], ["--model", "ftp://x", "http://"]),
+        (["--model", "openai:m@localhost:8000/v1"], ["--model", "http://"]),
+        (["-X", "bogus=1"], ["-X", "bogus"]),
+        (["-X", "extractor=rules"], ["-X", "extractor"]),
+    ],
+)
+def test_bad_options_are_refused_before_anything_runs(options: list[str], words: list[str], kb: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    clear_error(invoke("run", "multifacet", "--data", kb, "--out", out, "-q", *(["--model", "random"] if "--model" not in options else []),
+                       *options), *words)
+    assert not list(out.glob("*/responses.jsonl"))
+
+
+def test_the_extraction_judge_option_still_reaches_the_pipeline(kb: Path, tmp_path: Path) -> None:
+    result = invoke("run", "multifacet", "--data", kb, "--limit", "2", "--model", "random", "-X", "extractor=judge:random",
+                    "--out", tmp_path / "runs", "-q")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("option", [["-X", "cases=abc"], ["-X", "runs=0"], ["-X", "max_turns=-3"], ["-X", "context_tokens=x"]])
+def test_bad_dialogue_options_are_refused(option: list[str], tmp_path: Path) -> None:
+    clear_error(invoke("run", "multicog", "--level", "high", "--model", "random", "--out", tmp_path / "runs", "-q", *option), option[1].split("=")[0])
+
+
+def test_an_openai_url_with_another_scheme_sends_nothing() -> None:
+    """It used to fall back to api.openai.com with the model name 'm@ftp://x'."""
+    from medprobe.errors import MedprobeError
+    from medprobe.models import make_backend
+
+    with pytest.raises(MedprobeError, match="ftp://x"):
+        make_backend("openai:m@ftp://x")
+    assert make_backend("openai:claude-3@20240229").base_url.startswith("https://")  # an '@' in a model name is fine
+
+
+def test_output_folder_that_is_a_file_or_cannot_be_made(kb: Path, tmp_path: Path) -> None:
+    clear_error(invoke("run", "multifacet", "--data", kb, "--model", "random", "--out", kb), "--out", str(kb))
+    unwritable = "/sys/medprobe-runs" if Path("/sys").is_dir() else "/proc/medprobe-runs"
+    clear_error(invoke("run", "multifacet", "--data", kb, "--model", "random", "--out", unwritable), "--out", unwritable)
+    clear_error(invoke("score", "multifacet", "--responses", tmp_path, "--out", kb), "--out")
+
+
+def test_medprobe_home_that_is_a_file(kb: Path, tmp_path: Path) -> None:
+    result = invoke("run", "multifacet", "--data", kb, "--model", "random", "--out", tmp_path / "runs", env={"MEDPROBE_HOME": str(kb)})
+    clear_error(result, "MEDPROBE_HOME", str(kb))
+
+
+def test_a_release_with_a_repeated_id_is_refused(tmp_path: Path) -> None:
+    release = write_tiny_release(tmp_path / "medqa")
+    for task in ("MCQ", "RQ", "MAQ", "TFQ"):
+        path = release / task / "test.json"
+        items = json.loads(path.read_text())
+        items[2][0] = items[0][0]  # the third item reuses the first one's id
+        path.write_text(json.dumps(items))
+    clear_error(invoke("run", "multifacet", "--data", release, "--model", "random", "--out", tmp_path / "runs"),
+                str(release / "MCQ" / "test.json"), "repeats item 0")
+
+
+def test_ctrl_c_while_the_command_starts_is_the_interrupted_message() -> None:
+    """A real SIGINT while the command's modules are still being imported (sent when rich is imported)."""
+    trigger = (
+        "import os, signal, sys, importlib.abc\n"
+        "class Hit(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'rich':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Hit())\n"
+        "sys.argv = ['medprobe', 'run', 'multifacet', '--model', 'random']\n"
+        "from medprobe.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", trigger], capture_output=True, text=True, env={**os.environ, **ENV}, timeout=60)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    assert "interrupted" in done.stderr
+
+
+def test_the_console_command_is_the_guarded_entry() -> None:
+    """The installed ``medprobe`` script enters through medprobe.__main__:main (the guarded import)."""
+    from importlib.metadata import entry_points
+
+    (entry,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "medprobe"]
+    assert entry.value == "medprobe.__main__:main"
+
+
+def test_a_healthy_server_is_still_reached(kb: Path, tmp_path: Path) -> None:
+    """The URL checks leave good URLs alone (with a trailing slash, an IP, a port)."""
+    with serve_in_thread(MockOpenAI()) as url:
+        result = invoke("run", "multifacet", "--data", kb, "--limit", "1", "--model", f"openai:m@{url}/", "--out", tmp_path / "runs", "-q")
+    assert result.exit_code == 0, result.output

@@ -1,0 +1,142 @@
+"""Runs against a server that misbehaves (tests/fault_server.py): every fault kind, transient and
+permanent. A run finishes, loses nothing, records every failure, and never scores a failure as an answer."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of
+from fixtures import deterministic_reply, write_tiny_release
+
+from medprobe.engine.pipeline import RunPlan, run
+from medprobe.methods import BuildOptions
+from medprobe.mock_server import MockOpenAI, serve_in_thread
+from medprobe.models import make_backend
+from medprobe.records import Message, Request, Response
+
+#: what the recorded error of a request that failed on every attempt says, per fault kind
+RECORDED = {
+    "500": "HTTP 500",
+    "429-seconds": "HTTP 429",
+    "429-date": "HTTP 429",
+    "drop": "RemoteProtocolError",
+    "truncate": "RemoteProtocolError",
+    "malformed-json": "unreadable reply",
+    "empty-choices": "unreadable reply",
+    "null-content": "empty completion",
+    "empty-content": "empty completion",
+    "wrong-types": "unreadable reply",
+    "no-reply": "ReadTimeout",
+}
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tiny_release(tmp_path_factory.mktemp("release") / "medqa")
+
+
+def a_third(prompt: str) -> bool:
+    """A fixed third of the prompts (the permanent faults' victims)."""
+    return hashlib.sha256(prompt.encode()).digest()[0] % 3 == 0
+
+
+def go(mock: MockOpenAI, release: Path, out: Path, retries: int, use_cache: bool = False) -> dict[str, Any]:
+    with serve_in_thread(mock) as url:
+        outcome = run(RunPlan(
+            method="multifacet", build=BuildOptions(data=str(release)), model=f"openai:mock@{url}", out=out, progress=False,
+            use_cache=use_cache, model_options={"retries": str(retries), "timeout": "1", "concurrency": "8"},
+        ))
+    return {"summary": outcome.summary, "path": outcome.path}
+
+
+def recorded(run_dir: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (run_dir / "responses.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_transient_faults_are_retried_and_lose_nothing(fault: str, release: Path, tmp_path: Path) -> None:
+    mock = FaultyOpenAI(reply=deterministic_reply, fault=fault, rate=0.3, seed=1, keep_bodies=True)
+    result = go(mock, release, tmp_path / "runs", retries=10)
+    summary, lines = result["summary"], recorded(result["path"])
+    requests = summary["run"]["requests"]
+    assert summary["status"] == "complete" and summary["run"]["errors"] == 0
+    assert mock.injected > 0
+    # one line per request, each the server's true answer to that prompt
+    assert len(lines) == len({line["probe_id"] for line in lines}) == requests
+    expected = {prompt_of(body): deterministic_reply(body) for body in mock.bodies}
+    by_probe = {line["probe_id"]: line["text"] for line in lines}
+    assert sorted(by_probe.values()) == sorted(expected[p] for p in {prompt_of(b) for b in mock.bodies})
+    # a faulted attempt costs exactly one more attempt; a delivered answer is never asked for again
+    resent = 0 if fault in HARMLESS else mock.injected
+    assert mock.posts == requests + resent
+    assert fault in HARMLESS or all(not attempts[-1][1] for attempts in mock.attempts.values())  # the answer came last
+    if fault.startswith("429"):  # Retry-After (1 s, or a date 1-2 s ahead) was waited out before the next attempt
+        assert min(later[0] - earlier[0] for a in mock.attempts.values() for earlier, later in zip(a, a[1:], strict=False)) >= 0.9
+
+
+@pytest.mark.parametrize("fault", sorted(set(FAULTS) - HARMLESS))
+def test_permanent_faults_are_recorded_and_never_scored_as_answers(fault: str, release: Path, tmp_path: Path) -> None:
+    mock = FaultyOpenAI(reply=deterministic_reply, fault=fault, sticky=a_third, hang_s=5)
+    result = go(mock, release, tmp_path / "runs", retries=1)
+    summary, lines = result["summary"], recorded(result["path"])
+    failed = [line for line in lines if line["error"] is not None]
+    victims = sum(a_third(prompt) for prompt in mock.attempts)
+    assert victims > 0 and len(failed) == victims == summary["run"]["errors"]
+    assert summary["status"].startswith("incomplete")
+    assert len(lines) == summary["run"]["requests"]  # every request is recorded, answered or failed
+    assert all(RECORDED[fault] in line["error"] and line["text"] == "" for line in failed)
+    assert all(len(mock.attempts[p]) == 2 for p in mock.attempts if a_third(p))  # retried once, then given up
+    # every failure is read as "no reply", none as an answer
+    no_reply = sum(counts.get("no reply", 0) for counts in summary["reading"].values())
+    assert no_reply == len(failed)
+    assert summary["run"]["answered"] == summary["run"]["requests"] - len(failed)
+
+
+def test_empty_completions_are_not_cached_and_a_rerun_gets_real_answers(release: Path, tmp_path: Path) -> None:
+    mock = FaultyOpenAI(reply=deterministic_reply, fault="null-content", sticky=a_third)
+    with serve_in_thread(mock) as url:
+        plan = RunPlan(method="multifacet", build=BuildOptions(data=str(release)), model=f"openai:cache-test@{url}",
+                       out=tmp_path / "runs", progress=False, model_options={"retries": "0"})
+        first = run(plan).summary["run"]
+        mock.sticky = lambda prompt: False  # the server is healthy again
+        second = run(plan).summary["run"]
+    assert first["errors"] > 0 and first["empty_completions"] == first["errors"]
+    assert second["errors"] == 0 and second["empty_completions"] == 0
+    assert second["sent"] == first["errors"] and second["from_cache"] == first["answered"]
+
+
+@pytest.mark.parametrize(
+    ("choice", "usage", "error"),
+    [
+        ({"message": {"content": 123}}, None, "choices.0.message.content"),
+        ({"message": {"content": "A"}}, [], "usage"),
+        ({"message": {"content": "A"}, "finish_reason": {"type": "stop"}}, None, "choices.0.finish_reason"),
+        ({"message": {"content": None}, "finish_reason": "length"}, None, "empty completion (finish_reason length)"),
+        ({"message": {"content": " \n"}}, None, "empty completion"),
+    ],
+)
+def test_an_unreadable_reply_is_that_requests_error(choice: dict[str, Any], usage: Any, error: str) -> None:
+    class Odd(MockOpenAI):
+        def respond(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            if method == "GET":
+                return super().respond(method, path, body)
+            self.requests += 1
+            return 200, {"choices": [choice], "usage": usage}
+
+    async def ask(url: str) -> Response:
+        backend = make_backend(f"openai:m@{url}", {"retries": "1"})
+        try:
+            return await backend.complete(Request(id="p#0", probe_id="p", messages=[Message(role="user", content="q")]))
+        finally:
+            await backend.aclose()
+
+    mock = Odd()
+    with serve_in_thread(mock) as url:
+        response = asyncio.run(ask(url))
+    assert response.error is not None and error in response.error and response.text == ""
+    assert mock.requests == 2  # retried like any other failed attempt
