@@ -2,7 +2,9 @@
 
 Contract other tools script against: ``run`` and ``score`` write a run directory under ``--out``
 (default ``runs/``) and print its path on their last line of standard output. Progress goes to
-standard error. User errors exit with status 2 and one clear message.
+standard error. Exit status: 0 done; 2 a user error, one clear message (also a run stopped because
+the model failed too many requests in a row); 3 ``run`` finished but incomplete (some requests have
+no answer: the summary says which errors, the same command retries them); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ app.add_typer(cache_app, name="cache")
 
 out_console = Console()
 err_console = Console(stderr=True)
+#: exit status of a run that finished with requests left unanswered (scripts and CI must notice)
+EXIT_INCOMPLETE = 3
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
@@ -119,6 +123,7 @@ def run(
         err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
     else:
         jobs = [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
+    incomplete = False
     for name, job in jobs:
         plan = RunPlan(
             method=name,
@@ -148,6 +153,9 @@ def run(
                 f"the model returned empty text for all {run_info['answered']} requests",
                 hint="check the model's chat template (try --prompt-style completion), stop strings and --max-tokens",
             )
+        incomplete = incomplete or outcome.summary["status"] != "complete"
+    if incomplete:
+        raise typer.Exit(EXIT_INCOMPLETE)
 
 
 @app.command()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import uuid
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -116,21 +118,36 @@ def dumps(record: BaseModel | dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_records(path: str | Path, records: Iterable[BaseModel | dict[str, Any]]) -> None:
-    """Write a whole JSONL file atomically (temp file + rename), so readers never see half of it."""
+@contextmanager
+def replacing(path: str | Path) -> Iterator[TextIO]:
+    """A text file that takes the place of ``path`` only when the block ends without error, so
+    readers (and a resumed run) see the old file or the whole new one, never half of it.
+
+    The temporary file beside it has a name of its own (two writers of one file never share it)
+    that starts with a dot and ends in ``.tmp``: what a killed process leaves is recognisably not
+    data. An error removes it and keeps the old file."""
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with tmp.open("x", encoding="utf-8") as handle:
+            yield handle
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def write_records(path: str | Path, records: Iterable[BaseModel | dict[str, Any]]) -> None:
+    """Write a whole JSONL file atomically (see :func:`replacing`)."""
+    with replacing(path) as handle:
         for record in records:
             handle.write(dumps(record) + "\n")
-    os.replace(tmp, path)
 
 
 def write_json(path: str | Path, value: Any) -> None:
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    with replacing(path) as handle:
+        handle.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
 class JsonlAppender:

@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from medprobe.engine import extraction
 from medprobe.engine.cache import ResponseCache
+from medprobe.engine.lock import RunLock
 from medprobe.engine.rundir import RunDir, fingerprint, git_revision, probes_digest
-from medprobe.engine.runner import RunStats, execute
+from medprobe.engine.runner import RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
@@ -202,13 +203,36 @@ def run(plan: RunPlan) -> Outcome:
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
     config = _config(plan, probe_set, backend.identity(), backend.model_id)
+    with RunLock(config.fingerprint, notice) as lock:
+        rundir, resumed = _open_run(plan, config, probe_set.probes, backend.model_id)
+        lock.holds(rundir.path)
+        try:
+            session = _ask(plan, method, probe_set, backend, rundir, judge)
+        except BaseException:
+            if not resumed and not rundir.has_responses():
+                rundir.remove()  # nothing in it to resume (a dead endpoint, a refused key, Ctrl-C at once)
+            raise
+        recorded = rundir.responses()
+        responses = [recorded[rid] for rid in dict.fromkeys(session.asked) if rid in recorded]
+        summary = finish(rundir, method, config, probe_set.probes, responses, session.stats, asked=len(set(session.asked)))
+    return Outcome(rundir.path, summary, resumed)
 
-    rundir = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
-    resumed = rundir is not None
-    if rundir is None:
-        rundir = RunDir.create(plan.out, plan.method, backend.model_id)
-        rundir.write_config(config)
-        rundir.write_probes(probe_set.probes)
+
+def _open_run(plan: RunPlan, config: RunConfig, probes: list[Probe], label: str) -> tuple[RunDir, bool]:
+    """The unfinished run with this fingerprint, repaired, else a new run directory; and whether
+    it resumes. Call it holding the fingerprint's lock."""
+    RunDir.discard_partial(plan.out, config.fingerprint)
+    found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
+    if found is None:
+        return RunDir.create(plan.out, label, config, probes), False
+    found.repair(probes, config.probes_sha256)
+    return found, True
+
+
+def _ask(
+    plan: RunPlan, method: Method, probe_set: ProbeSet, backend: ModelBackend, rundir: RunDir, judge: str | None
+) -> Session:
+    """Ask the model what the run directory holds no answer for yet, recording each answer as it comes."""
     done = {rid: r for rid, r in rundir.responses().items() if r.error is None}
     cache = ResponseCache() if plan.use_cache else None
 
@@ -228,14 +252,10 @@ def run(plan: RunPlan) -> Outcome:
             await backend.aclose()
 
     try:
-        session = asyncio.run(go())
+        return asyncio.run(go())
     finally:
         if cache is not None:
             cache.close()
-    recorded = rundir.responses()
-    responses = [recorded[rid] for rid in dict.fromkeys(session.asked) if rid in recorded]
-    summary = finish(rundir, method, config, probe_set.probes, responses, session.stats, asked=len(set(session.asked)))
-    return Outcome(rundir.path, summary, resumed)
 
 
 def rescore(
@@ -275,14 +295,14 @@ def rescore(
         command=command or list(sys.argv),
     )
     config = _config(plan, probe_set, identity, model)
-    rundir = RunDir.create(out, method_name, "rescore")
-    rundir.write_config(config)
-    rundir.write_probes(probe_set.probes)
-    with rundir.appender() as appender:
-        for response in responses:
-            appender.write(response)
-    stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
-    summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
+    with RunLock(config.fingerprint, notice):
+        RunDir.discard_partial(out, config.fingerprint)
+        rundir = RunDir.create(out, "rescore", config, probe_set.probes)
+        with rundir.appender() as appender:
+            for response in responses:
+                appender.write(response)
+        stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
+        summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
 
 

@@ -1,17 +1,26 @@
 """The run directory: config.json, probes.jsonl, responses.jsonl, scores.jsonl, summary.json,
 report.md under ``runs/<UTC time>-<method>-<model>/``.
 
-An interrupted run is found again by its fingerprint (model identity, probe set, decoding,
-samples, prompt style) and continued in place: responses.jsonl is append-only and its torn last
-line, if the process was killed mid-write, is dropped.
+A run directory is complete or recognisably unfinished at every instant, whenever the process
+dies: it appears under its name with config.json and probes.jsonl or not at all (it is set up in
+a hidden ``.<fingerprint>.<id>.partial`` folder and renamed into place), every other file is
+replaced whole (:func:`medprobe.jsonl.replacing`), and summary.json, written last, marks it
+finished. An interrupted run is found again by its fingerprint (model identity, probe set,
+decoding, samples, prompt style) and continued in place: responses.jsonl is append-only and its
+torn last line, if the process was killed mid-write, is dropped; :meth:`RunDir.repair` restores
+what an older version could leave (probes.jsonl missing, temporary files).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
+import shutil
 import subprocess
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -75,15 +84,34 @@ class RunDir:
         self.path = path
 
     @classmethod
-    def create(cls, out: Path, method: str, model: str) -> RunDir:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        base = out / f"{stamp}-{method}-{_slug(model)}"
-        path, n = base, 1
-        while path.exists():
+    def create(cls, out: Path, label: str, config: RunConfig, probes: list[Probe]) -> RunDir:
+        """A new run directory ``<UTC time>-<method>-<label>`` holding config.json and probes.jsonl;
+        it appears whole or not at all."""
+        out.mkdir(parents=True, exist_ok=True)
+        staging = out / f".{config.fingerprint}.{uuid.uuid4().hex[:8]}.partial"
+        staging.mkdir()
+        write_records(staging / PROBES, probes)
+        write_json(staging / CONFIG, config.model_dump(mode="json"))
+        base = f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{config.method}-{_slug(label)}"
+        n = 0
+        while True:
             n += 1
-            path = base.with_name(f"{base.name}-{n}")
-        path.mkdir(parents=True)
-        return cls(path)
+            path = out / (base if n == 1 else f"{base}-{n}")
+            if path.exists():
+                continue
+            try:
+                os.rename(staging, path)
+                return cls(path)
+            except OSError as exc:  # another run took the name meanwhile
+                if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                    raise
+
+    @staticmethod
+    def discard_partial(out: Path, fingerprint: str) -> None:
+        """Remove what a killed process left while it set up a run directory with this fingerprint
+        (call it holding the fingerprint's lock: nobody else is setting one up)."""
+        for staging in out.glob(f".{fingerprint}.*.partial"):
+            shutil.rmtree(staging, ignore_errors=True)
 
     @classmethod
     def find_unfinished(cls, out: Path, fingerprint_: str) -> RunDir | None:
@@ -92,7 +120,7 @@ class RunDir:
             return None
         for config_path in sorted(out.glob(f"*/{CONFIG}"), reverse=True):
             run = cls(config_path.parent)
-            if (run.path / SUMMARY).exists():
+            if run.path.name.startswith(".") or (run.path / SUMMARY).exists():
                 continue
             try:
                 if json.loads(config_path.read_text(encoding="utf-8")).get("fingerprint") == fingerprint_:
@@ -107,14 +135,25 @@ class RunDir:
             raise MedprobeError("not a run directory (no config.json)", file=path)
         return cls(path)
 
-    def write_config(self, config: RunConfig) -> None:
-        write_json(self.path / CONFIG, config.model_dump(mode="json"))
+    def repair(self, probes: list[Probe], probes_sha256: str) -> None:
+        """Before a resume: drop temporary files a killed process left, and write probes.jsonl
+        again when it is missing or not the probe set config.json names (the resumed run built the
+        same probes: the digest is part of the fingerprint)."""
+        for leftover in self.path.glob("*.tmp"):
+            leftover.unlink()
+        path = self.path / PROBES
+        if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != probes_sha256:
+            write_records(path, probes)
+
+    def has_responses(self) -> bool:
+        path = self.path / RESPONSES
+        return path.exists() and path.stat().st_size > 0
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
 
     def config(self) -> RunConfig:
         return RunConfig.model_validate(read_json(self.path / CONFIG))
-
-    def write_probes(self, probes: list[Probe]) -> None:
-        write_records(self.path / PROBES, probes)
 
     def probes(self) -> list[Probe]:
         return read_records(self.path / PROBES, Probe)

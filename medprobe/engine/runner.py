@@ -30,6 +30,8 @@ from medprobe.records import Request, Response
 
 #: stop a run when this many requests in a row failed: the model is down, not flaky
 MAX_CONSECUTIVE_ERRORS = 25
+#: a request waiting longer than this is reported while it waits (a hung or overloaded server)
+SLOW_REQUEST_S = 30.0
 
 
 @dataclass
@@ -59,8 +61,14 @@ def _own(response: Response, request: Request, cached: bool = False) -> Response
     return response.model_copy(update={"probe_id": request.probe_id, "sample": request.sample, "turn": request.turn, "cached": cached})
 
 
+def notice(text: str) -> None:
+    """One line on standard error (also with ``--quiet``: these are warnings, not progress)."""
+    Console(stderr=True).print(text, highlight=False, markup=False)
+
+
 class ProgressBar:
-    """A progress bar on standard error with count, rate, elapsed time, ETA and errors."""
+    """A progress bar on standard error with count, rate, elapsed time, ETA, errors and requests
+    waiting too long."""
 
     def __init__(self, total: int, enabled: bool, label: str, unit: str = "req") -> None:
         self.unit = unit
@@ -73,11 +81,12 @@ class ProgressBar:
             TextColumn("ETA"),
             TimeRemainingColumn(),
             TextColumn("{task.fields[errors]}"),
+            TextColumn("{task.fields[waiting]}"),
             console=Console(stderr=True),
             disable=not enabled,
             transient=False,
         )
-        self.task = self.bar.add_task(label, total=total, rate="", errors="")
+        self.task = self.bar.add_task(label, total=total, rate="", errors="", waiting="")
         self.started = time.perf_counter()
         self.done = 0
 
@@ -85,6 +94,9 @@ class ProgressBar:
         self.done += 1
         rate = self.done / max(1e-9, time.perf_counter() - self.started)
         self.bar.update(self.task, advance=1, rate=f"{rate:.1f} {self.unit}/s", errors=f"[red]{errors} errors" if errors else "")
+
+    def waiting(self, slow: int) -> None:
+        self.bar.update(self.task, waiting=f"[yellow]{slow} waiting > {SLOW_REQUEST_S:g} s" if slow else "")
 
     def __enter__(self) -> ProgressBar:
         self.bar.__enter__()
@@ -145,13 +157,18 @@ async def _send_all(
     queue = iter(to_send)
     consecutive_errors = 0
     bar = ProgressBar(len(to_send), progress, backend.model_id)
+    in_flight: dict[str, float] = {}  # request id -> when it was sent
 
     async def worker() -> None:
         nonlocal consecutive_errors
         for request in queue:
             if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
                 return
-            response = _own(await backend.complete(request), request)
+            in_flight[request.id] = time.monotonic()
+            try:
+                response = _own(await backend.complete(request), request)
+            finally:
+                del in_flight[request.id]
             stats.sent += 1
             if response.error is None:
                 consecutive_errors = 0
@@ -166,9 +183,27 @@ async def _send_all(
             sink(response)
             bar.advance(stats.errors)
 
+    async def watch() -> None:
+        """Show requests that wait longer than SLOW_REQUEST_S, and say so once: a server that
+        never answers shows itself while the run waits, not only when its timeouts end."""
+        warned = False
+        while True:
+            await asyncio.sleep(SLOW_REQUEST_S / 3)
+            now = time.monotonic()
+            slow = sum(1 for sent in in_flight.values() if now - sent > SLOW_REQUEST_S)
+            bar.waiting(slow)
+            if slow and not warned:
+                warned = True
+                notice(f"slow: {slow} request(s) waiting more than {SLOW_REQUEST_S:g} s for {backend.model_id}; "
+                       "Ctrl-C stops the run, the same command resumes it")
+
     with bar:
         workers = [asyncio.create_task(worker()) for _ in range(min(backend.max_concurrency, len(to_send)))]
-        await asyncio.gather(*workers)
+        watcher = asyncio.create_task(watch())
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            watcher.cancel()
     if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
         raise MedprobeError(
             f"stopped after {MAX_CONSECUTIVE_ERRORS} failed requests in a row; last error: {stats.last_error}",

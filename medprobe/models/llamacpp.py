@@ -6,6 +6,10 @@ top_p, plus top-k and a repetition penalty only when a method asks for them (lla
 default top-k and min-p filters are switched off), greedy at temperature 0. One model instance
 answers one request at a time; consecutive prompts that share a prefix (the few-shot demos)
 reuse llama.cpp's KV cache, which is why the runner sends requests sorted by prompt.
+
+Generation runs in a worker thread. When a run is cancelled (Ctrl-C) that thread may still be
+inside llama.cpp; ``aclose`` makes llama.cpp abort its decoding and waits for the thread to leave
+before it frees the model, since freeing it under a running decode crashes the process.
 """
 
 from __future__ import annotations
@@ -66,7 +70,8 @@ class LlamaCppBackend:
         self.n_ctx = int(options.get("n_ctx", 8192))
         self.threads = int(options.get("threads", os.cpu_count() or 1))
         self._llama: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held while the model loads or generates
+        self._abort: Any = None  # the abort callback handed to llama.cpp, kept alive while it may be called
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -86,8 +91,12 @@ class LlamaCppBackend:
                 raise MedprobeError(f"cannot load GGUF model {self.path}: {exc}") from None
         return self._llama
 
+    def _load(self) -> None:
+        with self._lock:
+            self._model()
+
     async def check(self) -> None:
-        await asyncio.to_thread(self._model)
+        await asyncio.to_thread(self._load)
 
     async def complete(self, request: Request) -> Response:
         return await asyncio.to_thread(self.complete_sync, request)
@@ -114,7 +123,7 @@ class LlamaCppBackend:
                 else:
                     out = model.create_completion(prompt=request.prompt or "", **kwargs)
                     text = out["choices"][0]["text"]
-        except ValueError as exc:  # llama.cpp reports an over-long prompt this way
+        except (ValueError, RuntimeError) as exc:  # an over-long prompt; a failed or aborted decode
             return failed(request, f"llama.cpp: {exc}", started)
         usage = out.get("usage", {})
         return Response(
@@ -127,7 +136,22 @@ class LlamaCppBackend:
             latency_s=time.perf_counter() - started,
         )
 
+    def _abort_decoding(self) -> None:
+        """Make llama.cpp abort the decode running in the worker thread, if any, and every later
+        one: the generation ends at its next token with a RuntimeError, not after max_tokens."""
+        llama = self._llama
+        if llama is None:
+            return
+        import llama_cpp
+
+        self._abort = llama_cpp.ggml_abort_callback(lambda data: True)
+        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort, None)
+
     async def aclose(self) -> None:
-        if self._llama is not None:
-            self._llama.close()
-            self._llama = None
+        """Free the model once no thread uses it (see the module docstring)."""
+        self._abort_decoding()
+        with self._lock:
+            if self._llama is not None:
+                self._llama.close()
+                self._llama = None
+            self._abort = None

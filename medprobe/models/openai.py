@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import EMPTY_COMPLETION, failed
@@ -52,9 +52,6 @@ STRICT_HOSTS = frozenset({"api.openai.com"})
 EXTRA_SAMPLING = ("top_k", "repetition_penalty")
 #: seconds to open a connection, whatever -O timeout says: a server that is not there is known at once
 CONNECT_TIMEOUT_S = 5.0
-#: attempts for a request the server did not answer within the timeout (one retry, not -O retries):
-#: a server that never answers would hold every request for (retries + 1) x timeout
-TIMEOUT_ATTEMPTS = 2
 
 
 class RetryableError(Exception):
@@ -230,7 +227,7 @@ class OpenAIBackend:
         if self._checked:
             return
         try:
-            response = await self.client.get("/models", timeout=10.0)
+            response = await self.client.get("/models", timeout=httpx.Timeout(10.0, connect=CONNECT_TIMEOUT_S))
         except httpx.HTTPError as exc:
             raise MedprobeError(
                 f"cannot reach the model endpoint {self.base_url}: {type(exc).__name__}: {exc}",
@@ -276,17 +273,13 @@ class OpenAIBackend:
         self.limiter.succeeded()
         return read
 
-    def _stop(self, state: RetryCallState) -> bool:
-        """Give up after the attempts allowed, or TIMEOUT_ATTEMPTS when the last one timed out."""
-        timed_out = state.outcome is not None and isinstance(state.outcome.exception(), httpx.TimeoutException)
-        return state.attempt_number >= (min(self.attempts, TIMEOUT_ATTEMPTS) if timed_out else self.attempts)
-
     async def complete(self, request: Request) -> Response:
         started = time.perf_counter()
         path, body = self._body(request)
-        retrying = AsyncRetrying(stop=self._stop, wait=_backoff, retry=retry_if_exception(_retryable), reraise=True)
         try:
-            async for attempt in retrying:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.attempts), wait=_backoff, retry=retry_if_exception(_retryable), reraise=True
+            ):
                 with attempt:
                     text, finish_reason, usage = await self._post(path, body)
         except httpx.HTTPStatusError as exc:
@@ -294,8 +287,7 @@ class OpenAIBackend:
         except UnreadableReply as exc:
             return failed(request, f"{exc} (after {self.attempts} attempts)", started)
         except (RetryableStatus, httpx.HTTPError) as exc:
-            attempts = retrying.statistics.get("attempt_number", self.attempts)
-            return failed(request, f"{type(exc).__name__} after {attempts} attempts: {exc}", started)
+            return failed(request, f"{type(exc).__name__} after {self.attempts} attempts: {exc}", started)
         return Response(
             probe_id=request.probe_id,
             sample=request.sample,
