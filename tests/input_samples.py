@@ -1,19 +1,25 @@
-"""One small valid input for every reader of user files, and the command that reads it.
+"""One small valid input for every reader of user files, the commands that read it, and ways to break it.
 
 The bad-input tests, the fuzz test and the reliability benchmark break these inputs (bytes that are not
-UTF-8, random bytes, mutated JSON) and check that each command answers with a clear error (exit 2),
-never a traceback. The writers reuse the fixtures of the tests that own each format.
+UTF-8, random bytes, bytes mutated in a valid file, valid JSON with one value replaced, removed or
+repeated) and check that each command ends with an answer or one clear error (exit 2), never a
+traceback. The writers reuse the fixtures of the tests that own each format.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from click.testing import Result
 from fixtures import gold_reply, write_tiny_kb, write_tiny_release
+from hypothesis import strategies as st
 from test_multicog_lowmid import medqa_rows, write_jsonl
 from test_raw_import import write_mce_release, write_mce_results, write_mfe
 from test_sdak import release_lines, write_lines
@@ -124,3 +130,96 @@ def write_json_of(path: Path, value: Any) -> None:
         path.write_text(json.dumps(value["json"], ensure_ascii=False), encoding="utf-8")
     else:
         path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in value["jsonl"]), encoding="utf-8")
+
+
+# --- breaking them ---------------------------------------------------------------------------------------
+
+#: done (0), a user error with its message (2), a run that finished with requests unanswered (3)
+EXPECTED_EXITS = {0, 2, 3}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def paths_in(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (list positions and object keys), the value itself included."""
+    found = [prefix]
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found += paths_in(item, (*prefix, i))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found += paths_in(item, (*prefix, key))
+    return found
+
+
+@st.composite
+def mutated_json(draw: st.DrawFn, original: Any) -> Any:
+    """``original`` with the value at one place replaced by another JSON value, removed, or repeated."""
+    value = copy.deepcopy(original)
+    places = [path for path in paths_in(value) if len(path) > 1]  # inside the document (random bytes cover the rest)
+    path = draw(st.sampled_from(places))
+    parent = value
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    action = draw(st.sampled_from(["replace", "remove", "repeat"]))
+    if action == "replace":
+        parent[key] = draw(json_values)
+    elif action == "remove":
+        del parent[key]
+    elif isinstance(parent, list):
+        parent.insert(key, copy.deepcopy(parent[key]))
+    else:
+        parent[key] = [parent[key], parent[key]]
+    return value
+
+
+@st.composite
+def mutated_bytes(draw: st.DrawFn, original: bytes) -> bytes:
+    """``original`` with a few bytes flipped, inserted or cut out."""
+    data = bytearray(original)
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, max(0, len(data) - 1)))
+        action = draw(st.sampled_from(["flip", "insert", "cut"]))
+        if action == "flip" and data:
+            data[at] = draw(st.integers(0, 255))
+        elif action == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=8))
+        else:
+            del data[at : at + draw(st.integers(1, 64))]
+    return bytes(data)
+
+
+def broken_inputs(target: Path) -> st.SearchStrategy[tuple[str, bytes | Any]]:
+    original = target.read_bytes()
+    return st.one_of(
+        st.tuples(st.just("bytes"), st.binary(max_size=400) | st.just(b"1" * 5000) | st.just(b"[" * 100_000)),
+        st.tuples(st.just("bytes"), mutated_bytes(original)),
+        st.tuples(st.just("json"), mutated_json(json_of(target))),
+    )
+
+
+def try_broken(reader: Reader, template: Path, target: Path, broken: tuple[str, Any]) -> list[tuple[list[str], Result]]:
+    """Each command of ``reader`` on a copy of ``template`` whose ``target`` is replaced by ``broken``
+    (("bytes", data) or ("json", what json_of read, mutated))."""
+    kind, content = broken
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / "in"
+        shutil.copytree(template, root)
+        file = root / target.relative_to(template)
+        if kind == "bytes":
+            file.write_bytes(content)
+        else:
+            write_json_of(file, content)
+        return [(argv, CliRunner().invoke(app, argv, env={"COLUMNS": "1000", "NO_COLOR": "1"})) for argv in reader.commands(root)]
+
+
+def is_clear(result: Result) -> bool:
+    """An expected exit (see EXPECTED_EXITS), and for a user error its one message, no traceback."""
+    if result.exit_code not in EXPECTED_EXITS or not isinstance(result.exception, SystemExit | None):
+        return False
+    return result.exit_code != 2 or ("error:" in result.output and "Traceback" not in result.output)

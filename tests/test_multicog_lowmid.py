@@ -561,10 +561,11 @@ def test_chinese_knowledge_base_scores_through_the_chinese_parsers(tmp_path: Pat
 
 
 def generator_reply(body: dict[str, Any]) -> str:
-    """Writes "Statement: … Label: …" with the right label, or a distractor; item 3 gets nothing."""
+    """Writes "Statement: … Label: …" with the right label, or a distractor; item 3 gets nothing usable
+    (a label with nothing after it: an empty completion would be a failed request, retried, never cached)."""
     text = body["messages"][-1]["content"]
     if "patient 3 " in text:
-        return ""
+        return "Distractor:"
     if text.rstrip().endswith("Distractor:"):
         return "Distractor: " + "made-up cause " + text.split("What is the cause ")[1].split("?")[0]
     given = text.rsplit("Given option: ", 1)[1][0]

@@ -49,6 +49,12 @@ def _text(value: Any, path: Path, index: int, field: str) -> str:
     return value
 
 
+def _letters(value: Any, path: Path, index: int, field: str) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise _bad(path, index, "expected a non-empty list of letters", field)
+    return sorted({_letter(v, path, index, field) for v in value})
+
+
 def entry_questions(task: str, entry: list[Any], path: Path, index: int) -> list[Question]:
     """The questions of one test item (extra trailing fields, e.g. replies, are ignored)."""
     if not isinstance(entry, list) or len(entry) < ITEM_FIELDS[task]:
@@ -79,10 +85,7 @@ def entry_questions(task: str, entry: list[Any], path: Path, index: int) -> list
         out = []
         for slot, variant, gold_field, negated in ((1, "pos", 3, False), (2, "neg", 4, True)):
             text = _text(entry[slot], path, index, f(slot))
-            gold = entry[gold_field]
-            if not isinstance(gold, list) or not gold:
-                raise _bad(path, index, "expected a non-empty list of letters", f(gold_field))
-            letters = sorted({_letter(g, path, index, f(gold_field)) for g in gold})
+            letters = _letters(entry[gold_field], path, index, f(gold_field))
             fmt = AnswerFormat(kind="letter_set", options=LETTERS, option_texts=maq_options(text))
             out.append(Question(kp, "MAQ", variant, negated, text, letters, fmt))
         return out
@@ -132,28 +135,41 @@ def load_demos(folder: Path, cot: bool, k: int = 5) -> dict[tuple[str, bool], li
     demos: dict[tuple[str, bool], list[Demo]] = {}
     for task in TASKS:
         path = folder / task / name
-        items = _task_file(folder, task, name)[:k]
-        for index, one in enumerate(items):
-            try:
-                for negated, demo in _dev_demos(task, one, cot):
-                    demos.setdefault((task, negated), []).append(demo)
-            except (IndexError, TypeError, KeyError):
-                raise _bad(path, index, f"does not have the {task} {'dev_cot' if cot else 'dev'} layout") from None
+        for index, one in enumerate(_task_file(folder, task, name)[:k]):
+            for negated, demo in _dev_demos(task, one, cot, path, index):
+                demos.setdefault((task, negated), []).append(demo)
     return demos
 
 
-def _dev_demos(task: str, one: list[Any], cot: bool) -> list[tuple[bool, Demo]]:
+#: fields of a dev item, and how many rationales follow them in dev_cot.json
+DEV_FIELDS = {"MCQ": (3, 1), "RQ": (3, 1), "MAQ": (5, 2), "TFQ": (5, 2)}
+
+
+def _dev_demos(task: str, one: Any, cot: bool, path: Path, index: int) -> list[tuple[bool, Demo]]:
+    """The demos of one dev item: MCQ [id, q, gold], RQ [id, q, [verdict, gold]], MAQ [id, q_pos, q_neg,
+    gold_pos, gold_neg], TFQ [id, s_pos, s_neg, label_pos, label_neg]; in dev_cot.json each followed by
+    the rationale of each question."""
+    fields, rationales = DEV_FIELDS[task]
+    width = fields + (rationales if cot else 0)
+    if not isinstance(one, list) or len(one) < width:
+        raise _bad(path, index, f"does not have the {task} {'dev_cot' if cot else 'dev'} layout (a list of at least {width} fields)")
+    f = lambda k: f"[{index}][{k}]"  # noqa: E731 - field path for messages
+    text = lambda k: _text(one[k], path, index, f(k))  # noqa: E731
+    rationale = lambda k: text(fields + k) if cot else None  # noqa: E731
     if task == "MCQ":
-        return [(False, Demo(one[1], one[2], one[3] if cot else None))]
+        return [(False, Demo(text(1), _letter(one[2], path, index, f(2)), rationale(0)))]
     if task == "RQ":
-        verdict, letter = one[2]
-        return [(False, Demo(one[1], [verdict == "T", letter], one[3] if cot else None))]
+        label = one[2]
+        if not (isinstance(label, list) and len(label) == 2):
+            raise _bad(path, index, "expected [verdict, gold letter]", f(2))
+        gold = [_tf(label[0], path, index, f(2)), _letter(label[1], path, index, f(2))]
+        return [(False, Demo(text(1), gold, rationale(0)))]
     if task == "MAQ":
         return [
-            (False, Demo(one[1], sorted(one[3]), one[5] if cot else None)),
-            (True, Demo(one[2], sorted(one[4]), one[6] if cot else None)),
+            (False, Demo(text(1), _letters(one[3], path, index, f(3)), rationale(0))),
+            (True, Demo(text(2), _letters(one[4], path, index, f(4)), rationale(1))),
         ]
     return [
-        (False, Demo(one[1], one[3] == "T", one[5] if cot else None)),
-        (True, Demo(one[2], one[4] == "T", one[6] if cot else None)),
+        (False, Demo(text(1), _tf(one[3], path, index, f(3)), rationale(0))),
+        (True, Demo(text(2), _tf(one[4], path, index, f(4)), rationale(1))),
     ]

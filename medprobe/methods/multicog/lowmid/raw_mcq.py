@@ -81,7 +81,7 @@ def _medqa(row: dict[str, Any], index: int, file: str | Path, line: int) -> RawM
     for letter in options:
         _text(options, letter, file, line)
     gold = row.get("answer_idx")
-    if gold not in options:
+    if not isinstance(gold, str) or gold not in options:
         raise _fail(f"bad gold: expected one of {''.join(options)}, got {gold!r}", file, line, "answer_idx")
     return RawMCQ(index, question, dict(options), gold)
 
