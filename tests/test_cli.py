@@ -193,6 +193,11 @@ def test_the_default_job_runs_both_methods_on_builtin_material(tmp_path: Path) -
     multicog = json.loads((runs[-1] / "summary.json").read_text())
     assert set(multicog["metrics"]["levels"]) == {"low", "mid", "high"}
     assert multicog["metrics"]["high"]["episodes"] == 1
+    # every report says how the answers were read; the random model answers in each asked format
+    assert all("## How answers were read" in (run / "report.md").read_text() for run in runs)
+    lowmid = {task: rules for task, rules in multicog["reading"].items() if "/" in task}
+    assert {task.rsplit("/", 1)[1] for task in lowmid} == {"MCQ", "SV", "AE", "MR"}
+    assert all(set(rules) <= {"bare", "leading", "labelled"} for rules in lowmid.values()), lowmid
 
 
 def test_leaderboard_ranks_runs_of_one_method(tmp_path: Path, release: Path) -> None:
