@@ -68,8 +68,8 @@ class MockOpenAI:
                     await asyncio.sleep(self.delay_s)
                 if not await self.send(writer, method, path, body):
                     break
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass  # the client left, or the server is stopping (ending quietly: Python 3.11 logs a cancelled handler)
         finally:
             writer.close()
 
