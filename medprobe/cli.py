@@ -79,7 +79,8 @@ def _print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> Non
     out_console.print(get_method(method_name).table(summary))
     run = summary["run"]
     if run["errors"] or run["missing"]:
-        err_console.print(f"[bold red]{run['errors']} request(s) failed[/]; see report.md. Run the same command again to retry them.")
+        empty = f" ({run['empty_completions']} of them empty completions)" if run.get("empty_completions") else ""
+        err_console.print(f"[bold red]{run['errors']} request(s) failed[/]{empty}; see report.md. Run the same command again to retry them.")
     if run["empty_replies"]:
         err_console.print(f"[yellow]warning:[/] {run['empty_replies']} empty replies (counted as unparsed)")
     for note in summary.get("notes", []):

@@ -140,3 +140,18 @@ def test_an_unreadable_reply_is_that_requests_error(choice: dict[str, Any], usag
         response = asyncio.run(ask(url))
     assert response.error is not None and error in response.error and response.text == ""
     assert mock.requests == 2  # retried like any other failed attempt
+
+
+def test_the_report_and_the_terminal_count_empty_completions(release: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from medprobe.cli import app
+
+    mock = FaultyOpenAI(reply=deterministic_reply, fault="empty-content", sticky=a_third)
+    with serve_in_thread(mock) as url:
+        result = CliRunner().invoke(app, ["run", "multifacet", "--data", str(release), "--model", f"openai:m@{url}", "-q", "--no-cache",
+                                          "-O", "retries=0", "--out", str(tmp_path / "runs")], env={"COLUMNS": "1000", "NO_COLOR": "1"})
+    victims = sum(a_third(prompt) for prompt in mock.attempts)
+    assert f"{victims} request(s) failed ({victims} of them empty completions)" in result.stderr
+    report = (Path(result.stdout.strip().splitlines()[-1]) / "report.md").read_text()
+    assert f"| empty replies: answers / failed requests | 0 / {victims} |" in report
