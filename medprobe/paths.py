@@ -3,30 +3,39 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from medprobe.errors import MedprobeError
 
 
 def home_dir() -> Path:
-    """``$MEDPROBE_HOME``, else ``$XDG_CACHE_HOME/medprobe``, else ``~/.cache/medprobe``."""
+    """``$MEDPROBE_HOME``, else ``$XDG_CACHE_HOME/medprobe``, else ``~/.cache/medprobe`` (made when missing)."""
     explicit = os.environ.get("MEDPROBE_HOME")
     if explicit:
-        return writable_dir(Path(explicit), "MEDPROBE_HOME")
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return writable_dir(Path(base) / "medprobe", "XDG_CACHE_HOME" if os.environ.get("XDG_CACHE_HOME") else "HOME")
-
-
-def writable_dir(path: Path, chosen_by: str) -> Path:
-    """``path`` as a folder medprobe can write in, made when missing. Otherwise a MedprobeError that
-    names the option or variable that chose it: found out late, the same problem is a traceback
-    after the model has already been asked."""
-    if path.exists() and not path.is_dir():
-        raise MedprobeError(f"{path} is a file, not a folder", field=chosen_by, hint="name a folder (it is made when missing)")
+        path, chosen_by = Path(explicit), "MEDPROBE_HOME"
+    else:
+        base = os.environ.get("XDG_CACHE_HOME")
+        path, chosen_by = Path(base or Path.home() / ".cache") / "medprobe", "XDG_CACHE_HOME" if base else "HOME"
+    writable_dir(path, chosen_by)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MedprobeError(f"cannot make the folder {path}: {exc.strerror or exc}", field=chosen_by) from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise MedprobeError(f"cannot write in the folder {path}", field=chosen_by)
+    return path
+
+
+def writable_dir(path: Path, chosen_by: str) -> Path:
+    """Check, before any work, that ``path`` is a folder medprobe can write in, or can be made as one;
+    otherwise a MedprobeError naming the option or variable that chose it (found out late, the same
+    problem is a traceback after the model has been asked). Nothing is left behind: the check makes
+    and removes a scratch folder in the nearest folder that exists."""
+    nearest = next(p for p in (path, *path.parents) if p.exists())
+    where = "" if nearest == path else f" (on the way to {path})"
+    if not nearest.is_dir():
+        raise MedprobeError(f"{nearest} is a file, not a folder{where}", field=chosen_by, hint="name a folder; it is made when missing")
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=nearest, prefix=".medprobe-check-"))
+    except OSError as exc:
+        raise MedprobeError(f"cannot write in {nearest}{where}: {exc.strerror or exc}", field=chosen_by) from None
     return path

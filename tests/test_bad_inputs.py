@@ -152,3 +152,13 @@ def test_a_healthy_server_is_still_reached(kb: Path, tmp_path: Path) -> None:
     with serve_in_thread(MockOpenAI()) as url:
         result = invoke("run", "multifacet", "--data", kb, "--limit", "1", "--model", f"openai:m@{url}/", "--out", tmp_path / "runs", "-q")
     assert result.exit_code == 0, result.output
+
+
+def test_probes_with_one_id_are_refused_wherever_they_come_from(tmp_path: Path) -> None:
+    """A run directory of the old code (180 probes, 171 distinct ids) is not rescored as if it were whole."""
+    run_dir = Path(invoke("run", "multifacet", "--data", write_tiny_release(tmp_path / "medqa"), "--model", "random", "-q",
+                          "--out", tmp_path / "runs").stdout.strip().splitlines()[-1])
+    lines = (run_dir / "probes.jsonl").read_text().splitlines()
+    (run_dir / "probes.jsonl").write_text("\n".join([*lines, lines[0]]) + "\n")
+    first_id = json.loads(lines[0])["id"]
+    clear_error(invoke("score", "multifacet", "--responses", run_dir, "--out", tmp_path / "rescored"), first_id, "twice")

@@ -51,6 +51,18 @@ class ProbeSet:
     #: engine asks each probe once instead of repeating it
     own_repeats: bool = False
 
+    def __post_init__(self) -> None:
+        """Probe ids are unique: two probes with one id share one recorded answer, and a run would
+        report every probe answered while scoring one answer twice."""
+        seen: set[str] = set()
+        for probe in self.probes:
+            if probe.id in seen:
+                raise MedprobeError(
+                    f"probe id '{probe.id}' is built twice", field="--data",
+                    hint="two items of the source share an id; give each item its own",
+                )
+            seen.add(probe.id)
+
 
 @dataclass
 class ScoreOptions:
