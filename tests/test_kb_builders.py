@@ -173,7 +173,7 @@ def test_builtin_kb_is_built_once_then_reused(tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setitem(builtin.BUILDERS, "en", small_hpo_kb)
     path = builtin.builtin_kb_path("hpo")
-    assert path.parent == tmp_path / "kb" and path.name.startswith(f"en-{builtin.BUILDER_VERSION}-")
+    assert path.parent == tmp_path / "kb" and path.name.startswith(f"en-{builtin.VERSIONS['en']}-")
     assert builtin.builtin_kb_path("en") == path and calls == [1]
     assert list(path.parent.iterdir()) == [path]  # no scratch files left behind
 

