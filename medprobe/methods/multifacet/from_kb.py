@@ -9,7 +9,10 @@ ten ways with four options (A-D):
 Distractors are entities of the same aspect from other diseases, excluding entities the KB links
 to this disease, their near-synonyms (fuzzy token match) and entities of closely related
 diseases (those sharing at least half of this disease's entities for the aspect), so that a
-"wrong" option is wrong rather than merely unlisted. Five knowledge points from five diseases
+"wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
+check (``ONTOLOGY_RELATED``: HPO for English), a candidate that is one of the disease's entities
+under another name, or generalises or specialises one ("Abnormal penis morphology" beside
+"Micropenis"), is excluded too. Five knowledge points from five diseases
 are set aside as the solved examples; their diseases never appear as test questions.
 """
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -26,6 +29,7 @@ from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
+from medprobe.sources.hpo_terms import related_to_any
 from medprobe.sources.kb import KnowledgeBase
 
 LETTERS = ["A", "B", "C", "D"]
@@ -33,6 +37,9 @@ MIN_VALUES = 3
 N_DEMOS = 5
 SYNONYM_RATIO = 85.0
 RELATED_OVERLAP = 0.5
+#: language -> whether a candidate is, by an ontology, the same as or an ancestor or descendant of
+#: one of the given entities; a language without one relies on the name comparison alone
+ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any}
 
 
 def _norm(text: str) -> str:
@@ -76,13 +83,15 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     """Up to ``n`` entities that are plausibly wrong for this disease and aspect.
 
     Candidates are drawn uniformly from the aspect's distinct entities and rejected when the
-    disease has them, when they are near-synonyms of its entities, or when any disease owning
-    them is closely related (shares at least RELATED_OVERLAP of the smaller entity set).
+    disease has them, when they are near-synonyms of its entities, when the language's ontology
+    relates them to one of its entities, or when any disease owning them is closely related
+    (shares at least RELATED_OVERLAP of the smaller entity set).
     Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
     even for phenotypes shared by thousands of diseases.
     """
     disease_id = kp.meta["disease_id"]
     own = entry.sets[disease_id]
+    in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
     related: dict[str, bool] = {}
 
     def is_related(other: str) -> bool:
@@ -99,7 +108,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         if norm in seen or norm in own:
             continue
         seen.add(norm)
-        if _near_synonym(norm, own) or any(is_related(o) for o in entry.owners[norm]):
+        if _near_synonym(norm, own) or in_ontology(norm, own) or any(is_related(o) for o in entry.owners[norm]):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:

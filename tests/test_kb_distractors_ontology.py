@@ -1,0 +1,66 @@
+"""Distractors are never ontology relatives of the disease's own entities (issue 9): a unit test on
+a hand-made English KB, and a count over MCQs generated from the real built-in English KB."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from medprobe.methods.multifacet.from_kb import build_kb_questions, distractors, index_kb
+from medprobe.sources.builtin import resolve_kb
+from medprobe.sources.hpo_terms import related_to_any
+from medprobe.sources.kb import Disease, KnowledgeBase
+
+RELATED = ["Abnormal penis morphology", "Abnormality of the eye", "Focal-onset seizure"]
+UNRELATED = ["Arachnodactyly", "Hepatomegaly", "Hearing impairment", "Long penis"]
+
+
+def _kb(language: str = "en") -> KnowledgeBase:
+    """One disease with three HPO findings; every other disease owns one candidate entity and
+    shares nothing else, so only the ontology can tell the related ones apart."""
+    own = Disease(id="D:0", name="Disease zero", language=language, aspects={"primary_symptoms": ["Micropenis", "Cataract", "Seizure"]})
+    others = [
+        Disease(id=f"D:{i}", name=f"Disease {i}", language=language, aspects={"primary_symptoms": [value]})
+        for i, value in enumerate(RELATED + UNRELATED, start=1)
+    ]
+    return KnowledgeBase(name="t", diseases=[own, *others])
+
+
+def test_ontology_relatives_are_never_distractors() -> None:
+    kb = _kb()
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    entry = index_kb(kb, {"primary_symptoms"})["primary_symptoms"]
+    for seed in range(20):
+        picked = distractors(entry, kp, random.Random(seed), n=len(RELATED) + len(UNRELATED))
+        assert sorted(picked) == sorted(UNRELATED)  # an ancestor of each own finding, and a descendant, are out
+
+
+def test_a_language_without_an_ontology_check_keeps_them() -> None:
+    kb = _kb(language="zh")
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    entry = index_kb(kb, {"primary_symptoms"})["primary_symptoms"]
+    picked = distractors(entry, kp, random.Random(0), n=7)
+    assert {"Abnormal penis morphology", "Abnormality of the eye"} <= set(picked)  # "Focal-onset seizure" holds "seizure": the name check
+
+
+@pytest.fixture(scope="module")
+def english() -> KnowledgeBase:
+    return resolve_kb("builtin:en")
+
+
+def test_no_generated_mcq_offers_a_relative_as_wrong(english: KnowledgeBase) -> None:
+    """300 knowledge points (seed 0): before the check, 15 of their MCQs offered an HPO ancestor or
+    descendant of one of the disease's own findings as a wrong option ("Kyphosis" beside
+    "Thoracolumbar kyphosis")."""
+    built = build_kb_questions(english, seed=0, limit=300)
+    values = {kp.id: kp.values for kp in english.knowledge_points()}
+    mcqs = [q for q in built.questions if q.task == "MCQ"]
+    assert len(mcqs) == 600
+    offending = [
+        (q.knowledge_point, text)
+        for q in mcqs
+        for letter, text in (q.fmt.option_texts or {}).items()
+        if (letter == q.gold) == q.negated and related_to_any(text, values[q.knowledge_point])  # the wrong options
+    ]
+    assert offending == []
