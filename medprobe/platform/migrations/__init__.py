@@ -1,0 +1,1 @@
+"""Alembic migrations of the platform schema (``medprobe.platform.db.migrate`` runs them)."""

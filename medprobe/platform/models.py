@@ -1,0 +1,130 @@
+"""The platform's tables (SQLAlchemy 2 typed ORM); the schema itself is made by the Alembic
+migrations in ``medprobe/platform/migrations`` so SQLite and PostgreSQL deployments stay alike."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class Instance(Base):
+    """Per-deployment secrets, made on first start and shared by every web process and worker."""
+
+    __tablename__ = "instance"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    organisation: Mapped[str] = mapped_column(String(200), default="")
+    password_hash: Mapped[str] = mapped_column(String(200))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiToken(Base):
+    """An API token; only its SHA-256 is stored, so a database dump reveals no usable token."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(100))
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16))
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked: Mapped[datetime | None] = mapped_column(default=None)
+    user: Mapped[User] = relationship()
+
+
+class Benchmark(Base):
+    """A published probe set. ``probes_jsonl`` holds the engine's probes with their gold answers and
+    never leaves the server; ``pack_jsonl`` is what participants download."""
+
+    __tablename__ = "benchmarks"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(80), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    method: Mapped[str] = mapped_column(String(40))
+    data: Mapped[str] = mapped_column(String(500))
+    seed: Mapped[int] = mapped_column(Integer, default=0)
+    size: Mapped[int | None] = mapped_column(Integer, default=None)
+    setting: Mapped[str | None] = mapped_column(String(40), default=None)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    probes: Mapped[int] = mapped_column(Integer, default=0)
+    samples: Mapped[int] = mapped_column(Integer, default=1)
+    generation: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    build_info: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    id_key: Mapped[str] = mapped_column(String(64))
+    probes_jsonl: Mapped[str] = mapped_column(Text)
+    pack_jsonl: Mapped[str] = mapped_column(Text)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Submission(Base):
+    """One set of answers to a benchmark, and its scoring status: queued -> scoring -> done | failed."""
+
+    __tablename__ = "submissions"
+    __table_args__ = (UniqueConstraint("benchmark_id", "user_id", "answers_sha256", name="uq_submission_answers"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmarks.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    model_name: Mapped[str] = mapped_column(String(200))
+    organisation: Mapped[str] = mapped_column(String(200), default="")
+    #: "upload" (answers sent by the participant) or "endpoint:NAME" (admin's run for me)
+    source: Mapped[str] = mapped_column(String(120), default="upload")
+    #: how the answers were produced, for the leaderboard's comparability columns: the pack's prompts
+    #: as chat turns ("chat") or plain text ("completion"), or the participant's own prompts ("own")
+    prompt_style: Mapped[str] = mapped_column(String(20), default="chat")
+    answers_jsonl: Mapped[str] = mapped_column(Text, default="")
+    answers_sha256: Mapped[str] = mapped_column(String(64))
+    answers: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(20), default="queued")
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    headline: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    started: Mapped[datetime | None] = mapped_column(default=None)
+    finished: Mapped[datetime | None] = mapped_column(default=None)
+    benchmark: Mapped[Benchmark] = relationship()
+    user: Mapped[User] = relationship()
+
+
+class ResultFile(Base):
+    """A file of a scored submission's run directory. ``private`` files (per-item scores, which
+    together with one's own answers reveal the gold) are kept for the server's own statistics."""
+
+    __tablename__ = "result_files"
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)
+    content: Mapped[str] = mapped_column(Text)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Endpoint(Base):
+    """An OpenAI-compatible endpoint an admin registered for "run for me"."""
+
+    __tablename__ = "endpoints"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    model: Mapped[str] = mapped_column(String(500))
+    key_env: Mapped[str | None] = mapped_column(String(80), default=None)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created: Mapped[datetime] = mapped_column(default=utcnow)
