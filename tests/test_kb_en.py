@@ -1,0 +1,89 @@
+"""The built-in English KB (issue 9): no key restates the disease's name, no bare organ-level HPO
+term, the clinician's examples gone; and the word comparison behind it (medprobe.sources.en_names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from medprobe.sources.builtin import resolve_kb
+from medprobe.sources.en_names import name_key, restates_name
+from medprobe.sources.kb import Disease, KnowledgeBase
+
+SYMPTOM_KEYS = ("primary_symptoms", "associated_symptoms")
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ("Sarcoma", "Liposarcoma"),  # one word inside the other
+        ("Mandibular prognathia", "Autosomal dominant prognathism"),  # the same word in another form
+        ("Glaucoma", "Glaucoma"),
+        ("Juvenile glaucoma", "Glaucoma 1, open angle"),
+        ("Intellectual disability", "Optic atrophy-intellectual disability syndrome"),
+    ],
+)
+def test_a_value_sharing_a_content_word_restates_the_name(value: str, name: str) -> None:
+    assert restates_name(value, [name])
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ("Arachnodactyly", "Marfan syndrome"),
+        ("Short stature", "Short rib-polydactyly syndrome"),  # "short" qualifies, it names nothing
+        ("Abnormal heart morphology", "Abnormal tooth development"),  # so do abnormal, morphology
+        ("Hypertelorism", "Hypertrophic cardiomyopathy 1"),  # five shared letters are not one word
+    ],
+)
+def test_generic_or_unrelated_words_do_not(value: str, name: str) -> None:
+    assert not restates_name(value, [name])
+
+
+def test_synonyms_count_as_names() -> None:
+    assert restates_name("Dilated cardiomyopathy", ["Some syndrome", "Cardiomyopathy, dilated, 1A"])
+
+
+def test_name_key() -> None:
+    assert name_key("Muscular dystrophy, Becker") == name_key("Becker muscular dystrophy")
+
+
+@pytest.fixture(scope="module")
+def english() -> KnowledgeBase:
+    return resolve_kb("builtin:en")
+
+
+@pytest.fixture(scope="module")
+def by_name(english: KnowledgeBase) -> dict[str, Disease]:
+    return {d.name: d for d in english.diseases}
+
+
+def _symptoms(disease: Disease) -> list[str]:
+    return [v for key in SYMPTOM_KEYS for v in disease.values(key)]
+
+
+def test_no_symptom_restates_its_disease_name(english: KnowledgeBase) -> None:
+    """Before the check 16,194 phenotypes repeated a word of their disease's name."""
+    offending = [(d.name, v) for d in english.diseases for v in _symptoms(d) if restates_name(v, [d.name, *d.synonyms])]
+    assert offending == []
+
+
+def test_clinicians_examples_are_gone(by_name: dict[str, Disease]) -> None:
+    assert "Sarcoma" not in _symptoms(by_name["Liposarcoma"])
+    for name in ("Autosomal dominant prognathism", "Prognathism, mandibular"):
+        assert "Mandibular prognathia" not in _symptoms(by_name[name])
+    # Stickler type III is the non-ocular form: its lone "Abnormality of the eye" annotation is gone
+    stickler = by_name["Stickler syndrome, type III"]
+    assert "Abnormality of the eye" not in _symptoms(stickler)
+    assert "eye" not in stickler.values("affected_sites")
+    assert "Cleft palate" in _symptoms(stickler)
+
+
+def test_no_symptom_is_a_bare_organ_level_term(english: KnowledgeBase) -> None:
+    organ_level = {"Abnormality of the eye", "Abnormality of the nervous system", "Abnormality of metabolism/homeostasis", "Neoplasm"}
+    assert not [(d.name, v) for d in english.diseases for v in _symptoms(d) if v in organ_level]
+
+
+def test_merged_catalogue_entries_keep_the_other_name(by_name: dict[str, Disease]) -> None:
+    becker = by_name["Becker muscular dystrophy"]
+    assert becker.codes == {"OMIM": ["300376"], "ORPHA": ["98895"]}
+    assert becker.synonyms == ["Muscular dystrophy, Becker type"]
