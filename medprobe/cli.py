@@ -452,6 +452,58 @@ def cache_clear(model: Annotated[str | None, typer.Option(help="only this model 
     print(f"removed {ResponseCache().clear(model)} cached responses")
 
 
+@app.command()
+@user_errors
+def serve(
+    db: Annotated[str | None, typer.Option(help="sqlite:///FILE or postgresql://USER:PASS@HOST/DB (default: $MEDPROBE_HOME/platform.sqlite)")] = None,
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
+) -> None:
+    """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
+    from medprobe.platform.serve import default_db
+    from medprobe.platform.serve import serve as run_server
+
+    run_server(db or default_db(), host, port, workers)
+
+
+@app.command()
+@user_errors
+def worker(
+    db: Annotated[str | None, typer.Option(help="the platform's database URL (as for serve)")] = None,
+    executor: Annotated[str, typer.Option(help="executor id: a restarted worker with the same id resumes its jobs")] = "worker-0",
+) -> None:
+    """Run the platform's scoring jobs (`medprobe serve` starts one by itself)."""
+    from medprobe.platform.serve import default_db
+    from medprobe.platform.worker import run_worker
+
+    run_worker(db or default_db(), executor)
+
+
+@app.command()
+@user_errors
+def submit(
+    benchmark: Annotated[str, typer.Argument(help="the benchmark's short name on the server")],
+    answers: Annotated[Path, typer.Argument(help='JSONL lines {"probe_id", "sample", "text"} (or CSV probe_id,sample,text)')],
+    server: Annotated[str, typer.Option(help="the platform's address, e.g. http://127.0.0.1:8000")],
+    model: Annotated[str, typer.Option(help="model name shown with the results")],
+    token: Annotated[str, typer.Option(envvar="MEDPROBE_TOKEN", help="API token (or $MEDPROBE_TOKEN)")] = "",
+    organisation: Annotated[str, typer.Option()] = "",
+    prompt_style: Annotated[str, typer.Option(help="chat, completion (the pack's prompts) or own")] = "chat",
+    public: Annotated[bool, typer.Option("--public", help="show the result on the leaderboard")] = False,
+    wait: Annotated[float, typer.Option(help="seconds to wait for the score (0: do not wait)")] = 0.0,
+) -> None:
+    """Upload answers to a platform server; prints the submission's status and address."""
+    from medprobe.platform.client import submit as send
+
+    found = send(server, benchmark, answers, token=token, model=model, organisation=organisation,
+                 prompt_style=prompt_style, public=public, wait=wait)
+    err_console.print(f"submission {found['id']}: {found['status']}" + (f" — {escape(found['error'])}" if found.get("error") else ""))
+    for name, value in ((found.get("headline") or {}).get("columns") or {}).items():
+        err_console.print(f"  {escape(name)}: {escape(str(value))}")
+    print(found["url"])
+
+
 def main() -> None:  # pragma: no cover - console entry for python -m
     app(sys.argv[1:])
 

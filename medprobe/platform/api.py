@@ -1,0 +1,209 @@
+"""The JSON API under ``/api`` (its OpenAPI description is at ``/openapi.json``).
+
+Reading (benchmarks, packs, leaderboards, results) works with a token or the browser session;
+anything that changes state takes ``Authorization: Bearer TOKEN`` only. Errors are JSON:
+``{"error": "…"}``, plus ``"lines": [{"line": N, "error": "…"}]`` for a rejected upload.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from medprobe.platform import leaderboard
+from medprobe.platform.auth import api_admin, api_user, db, may_change, may_see, revoke_token, viewer
+from medprobe.platform.benchmarks import BenchmarkSpec, describe, pack_csv, publish
+from medprobe.platform.models import Benchmark, Endpoint, Submission, User
+from medprobe.platform.runforme import check_endpoint_model
+from medprobe.platform.submissions import (
+    Refused,
+    benchmark_or_404,
+    public_files,
+    results_csv,
+    rundir_zip,
+    start_run,
+    submit,
+    view,
+)
+
+router = APIRouter(prefix="/api")
+DB = Annotated[Session, Depends(db)]
+Viewer = Annotated[User | None, Depends(viewer)]
+Participant = Annotated[User, Depends(api_user)]
+Admin = Annotated[User, Depends(api_admin)]
+JSONL = "application/x-ndjson; charset=utf-8"
+CSV = "text/csv; charset=utf-8"
+
+
+class BenchmarkIn(BaseModel):
+    slug: str = Field(max_length=80)
+    title: str = Field(max_length=200)
+    method: str = Field(max_length=40)
+    data: str | None = Field(default=None, max_length=500)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    size: int | None = Field(default=None, ge=1, le=1_000_000)
+    setting: str | None = Field(default=None, max_length=40)
+    options: dict[str, str] = Field(default_factory=dict, max_length=20)
+
+
+class Visibility(BaseModel):
+    public: bool
+
+
+class EndpointIn(BaseModel):
+    name: str = Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9._-]+$")
+    model: str = Field(max_length=500)
+    key_env: str | None = Field(default=None, max_length=80, pattern=r"^[A-Z_][A-Z0-9_]*$")
+
+
+class RunIn(BaseModel):
+    endpoint: str = Field(max_length=80)
+    model_name: str = Field(default="", max_length=200)
+
+
+def submission_for(session: Session, user: User | None, submission_id: int) -> Submission:
+    """The submission if ``user`` may see it; otherwise 404 (existence is not revealed either)."""
+    found = session.get(Submission, submission_id)
+    if found is None or not may_see(user, found):
+        raise Refused(404, f"no submission {submission_id}")
+    return found
+
+
+def attachment(content: str | bytes, media_type: str, filename: str) -> Response:
+    return Response(content, media_type=media_type, headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/benchmarks")
+def list_benchmarks(session: DB) -> list[dict[str, Any]]:
+    return [describe(b) for b in session.scalars(select(Benchmark).order_by(Benchmark.id))]
+
+
+@router.post("/benchmarks", status_code=201)
+def create_benchmark(body: BenchmarkIn, session: DB, admin: Admin) -> dict[str, Any]:
+    return describe(publish(session, BenchmarkSpec(**body.model_dump()), admin.id))
+
+
+@router.get("/benchmarks/{slug}")
+def get_benchmark(slug: str, session: DB) -> dict[str, Any]:
+    return describe(benchmark_or_404(session, slug))
+
+
+@router.get("/benchmarks/{slug}/pack.jsonl")
+def pack_jsonl(slug: str, session: DB) -> Response:
+    benchmark = benchmark_or_404(session, slug)
+    return attachment(benchmark.pack_jsonl, JSONL, f"{benchmark.slug}-pack.jsonl")
+
+
+@router.get("/benchmarks/{slug}/pack.csv")
+def pack_as_csv(slug: str, session: DB) -> Response:
+    benchmark = benchmark_or_404(session, slug)
+    return attachment(pack_csv(benchmark), CSV, f"{benchmark.slug}-pack.csv")
+
+
+def leaderboard_table(session: Session, benchmark: Benchmark) -> list[dict[str, str]]:
+    public = session.scalars(select(Submission).where(
+        Submission.benchmark_id == benchmark.id, Submission.public.is_(True), Submission.status == "done"))
+    return leaderboard.rows(benchmark, list(public))
+
+
+@router.get("/benchmarks/{slug}/leaderboard")
+def get_leaderboard(slug: str, session: DB) -> list[dict[str, str]]:
+    return leaderboard_table(session, benchmark_or_404(session, slug))
+
+
+@router.get("/benchmarks/{slug}/leaderboard.csv")
+def leaderboard_csv(slug: str, session: DB) -> Response:
+    benchmark = benchmark_or_404(session, slug)
+    return attachment(leaderboard.to_csv(leaderboard_table(session, benchmark)), CSV, f"{benchmark.slug}-leaderboard.csv")
+
+
+@router.post("/benchmarks/{slug}/submissions", status_code=201)
+async def upload(
+    request: Request, slug: str, session: DB, user: Participant,
+    file: Annotated[UploadFile, File(description="answers: JSONL lines {probe_id, sample, text} or CSV probe_id,sample,text")],
+    model: Annotated[str, Form(max_length=10_000)], organisation: Annotated[str, Form(max_length=10_000)] = "",
+    prompt_style: Annotated[str, Form(max_length=40)] = "chat", public: Annotated[bool, Form()] = False,
+) -> dict[str, Any]:
+    benchmark = benchmark_or_404(session, slug)
+    limits = request.app.state.limits
+    data = await file.read(limits.max_upload_bytes + 1)
+    submission = submit(session, request.app.state.jobs, user, benchmark, data, filename=file.filename or "", model_name=model,
+                        organisation=organisation, prompt_style=prompt_style, public=public, limits=limits)
+    return view(submission)
+
+
+@router.post("/benchmarks/{slug}/runs", status_code=201)
+def run_for_me(slug: str, body: RunIn, request: Request, session: DB, admin: Admin) -> dict[str, Any]:
+    benchmark = benchmark_or_404(session, slug)
+    return view(start_run(session, request.app.state.jobs, admin, benchmark, body.endpoint, body.model_name))
+
+
+@router.post("/endpoints", status_code=201)
+def add_endpoint(body: EndpointIn, session: DB, admin: Admin) -> dict[str, Any]:
+    if session.scalar(select(Endpoint.id).where(Endpoint.name == body.name)) is not None:
+        raise Refused(409, f"an endpoint named '{body.name}' exists already")
+    session.add(Endpoint(name=body.name, model=check_endpoint_model(body.model), key_env=body.key_env, created_by=admin.id))
+    session.commit()
+    return {"name": body.name}
+
+
+@router.get("/submissions")
+def my_submissions(session: DB, user: Participant) -> list[dict[str, Any]]:
+    query = select(Submission).order_by(Submission.id.desc())
+    if not user.is_admin:
+        query = query.where(Submission.user_id == user.id)
+    return [view(s) for s in session.scalars(query)]
+
+
+@router.get("/submissions/{submission_id}")
+def get_submission(submission_id: int, session: DB, user: Viewer) -> dict[str, Any]:
+    return view(submission_for(session, user, submission_id))
+
+
+@router.post("/submissions/{submission_id}/leaderboard")
+def set_visibility(submission_id: int, body: Visibility, session: DB, user: Participant) -> dict[str, Any]:
+    submission = submission_for(session, user, submission_id)
+    if not may_change(user, submission):
+        raise Refused(404, f"no submission {submission_id}")
+    submission.public = body.public
+    session.commit()
+    return view(submission)
+
+
+@router.get("/submissions/{submission_id}/files/{name}")
+def get_file(submission_id: int, name: str, session: DB, user: Viewer) -> Response:
+    files = public_files(session, submission_for(session, user, submission_id))
+    if name not in files:
+        raise Refused(404, f"no file '{name[:80]}' (files: {', '.join(files) or 'none yet'})")
+    media = {"svg": "image/svg+xml", "json": "application/json", "jsonl": JSONL, "md": "text/markdown; charset=utf-8"}
+    return Response(files[name], media_type=media.get(name.rsplit(".", 1)[-1], "text/plain"),
+                    headers={"content-security-policy": "default-src 'none'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff"})
+
+
+@router.get("/submissions/{submission_id}/results.csv")
+def get_results_csv(submission_id: int, session: DB, user: Viewer) -> Response:
+    submission = submission_for(session, user, submission_id)
+    if submission.status != "done":
+        raise Refused(409, f"submission {submission_id} is {submission.status}, not scored yet")
+    return attachment(results_csv(submission), CSV, f"submission-{submission_id}-results.csv")
+
+
+@router.get("/submissions/{submission_id}/rundir.zip")
+def get_rundir(submission_id: int, session: DB, user: Viewer) -> Response:
+    submission = submission_for(session, user, submission_id)
+    files = public_files(session, submission)
+    if not files:
+        raise Refused(409, f"submission {submission_id} is {submission.status}, not scored yet")
+    folder = f"submission-{submission_id}-{submission.benchmark.slug}"
+    return attachment(rundir_zip(files, folder), "application/zip", f"{folder}.zip")
+
+
+@router.delete("/tokens/{token_id}")
+def delete_token(token_id: int, session: DB, user: Participant) -> PlainTextResponse:
+    revoke_token(session, user, token_id)
+    return PlainTextResponse("revoked")

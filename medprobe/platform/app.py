@@ -1,0 +1,92 @@
+"""The web application: the JSON API, the HTML pages, sessions, size limits and error shapes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from medprobe.errors import MedprobeError
+from medprobe.platform import api, pages
+from medprobe.platform.db import instance_secret, make_engine, sessions
+from medprobe.platform.submissions import Limits, Refused
+
+
+@dataclass
+class Settings:
+    db: str
+    limits: Limits = field(default_factory=Limits)
+    #: cookies only over HTTPS (set behind a TLS proxy)
+    secure_cookies: bool = False
+
+
+class BodyLimit:
+    """Refuse a request whose declared body is over the limit before reading it (413), and cut off
+    one that sends more than it declared or declares nothing; multipart uploads get a little room."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit + 64 * 1024
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await JSONResponse({"error": f"the request is larger than {self.limit} bytes"}, 413)(scope, receive, send)
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise Refused(413, f"the request is larger than {self.limit} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def _error(request: Request, status: int, body: dict[str, Any]) -> Response:
+    if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
+        return JSONResponse(body, status)
+    return pages.error_page(request, status, body)
+
+
+def create_app(settings: Settings, jobs: Any) -> FastAPI:
+    """The application for one deployment; ``jobs`` enqueues work (``medprobe.platform.worker.Jobs``)."""
+    engine = make_engine(settings.db)
+    factory = sessions(engine)
+    with factory() as session:
+        secret = instance_secret(session, "session")
+        csrf_secret = instance_secret(session, "csrf")
+    app = FastAPI(title="medprobe platform", version="1", docs_url="/api/docs", redoc_url=None)
+    app.state.sessions, app.state.jobs, app.state.limits, app.state.csrf_secret = factory, jobs, settings.limits, csrf_secret
+    app.state.secure_cookies = settings.secure_cookies
+    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="lax", https_only=settings.secure_cookies, max_age=14 * 24 * 3600)
+    app.add_middleware(BodyLimit, limit=settings.limits.max_upload_bytes)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        return _error(request, exc.status, exc.body())
+
+    @app.exception_handler(MedprobeError)
+    async def medprobe_error(request: Request, exc: MedprobeError) -> Response:
+        return _error(request, 400, {"error": exc.render()})
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        return _error(request, exc.status_code, {"error": str(exc.detail)})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        fields = [{"field": ".".join(str(p) for p in e.get("loc", ())), "error": e.get("msg", "invalid")} for e in exc.errors()]
+        return _error(request, 422, {"error": "invalid request: " + "; ".join(f"{f['field']}: {f['error']}" for f in fields[:5]), "fields": fields})
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app

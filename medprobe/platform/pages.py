@@ -1,0 +1,273 @@
+"""The HTML pages (Jinja2, autoescaped): benchmarks, sign-up and log-in, account and API tokens,
+upload, submissions and their results, leaderboards, and the admin page.
+
+Every form carries a CSRF token (fastapi-csrf-protect's double-submit cookie: a signed copy in a
+cookie, the plain token in the form); a POST whose two do not match is refused with 403.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from fastapi_csrf_protect import CsrfProtect
+from fastapi_csrf_protect.exceptions import CsrfProtectError
+from markdown_it import MarkdownIt
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import available_methods
+from medprobe.platform import leaderboard
+from medprobe.platform.api import leaderboard_table, submission_for
+from medprobe.platform.auth import (
+    authenticate,
+    cookie_user,
+    create_user,
+    db,
+    may_change,
+    new_token,
+    revoke_token,
+)
+from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish
+from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
+from medprobe.platform.runforme import check_endpoint_model
+from medprobe.platform.submissions import (
+    PROMPT_STYLES,
+    Refused,
+    benchmark_or_404,
+    public_files,
+    start_run,
+    submit,
+)
+
+router = APIRouter()
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+MARKDOWN = MarkdownIt("js-default").enable("table")  # js-default: raw HTML in a report is shown as text
+DB = Annotated[Session, Depends(db)]
+Who = Annotated[User | None, Depends(cookie_user)]
+
+
+class FormCsrf(CsrfProtect):
+    """CSRF tokens in form fields (``csrf_token``), valid for four hours."""
+
+    _token_location = "body"
+    _token_key = "csrf_token"
+    _max_age = 4 * 3600
+
+
+def render(request: Request, template: str, user: User | None, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page with a fresh CSRF token in its forms and the matching signed cookie."""
+    csrf = FormCsrf()
+    token, signed = csrf.generate_csrf_tokens(request.app.state.csrf_secret)
+    response = templates.TemplateResponse(request, template, {"user": user, "csrf_token": token, **context}, status_code=status)
+    csrf._cookie_secure = request.app.state.secure_cookies
+    csrf.set_csrf_cookie(signed, response)
+    return response
+
+
+def error_page(request: Request, status: int, body: dict[str, Any]) -> HTMLResponse:
+    return templates.TemplateResponse(request, "error.html", {"user": None, "status": status, "body": body}, status_code=status)
+
+
+async def form_data(request: Request) -> dict[str, Any]:
+    """The posted form after its CSRF token is checked."""
+    form = await request.form()
+    try:
+        await FormCsrf().validate_csrf(request, secret_key=request.app.state.csrf_secret)
+    except CsrfProtectError as exc:
+        raise Refused(403, f"the form's CSRF token is missing or stale ({exc}); reload the page and try again") from None
+    return dict(form)
+
+
+def login_required(user: User | None) -> User:
+    if user is None:
+        raise Refused(401, "log in first")
+    return user
+
+
+def admin_required(user: User | None) -> User:
+    if login_required(user).is_admin is False:
+        raise Refused(403, "admins only")
+    return user  # type: ignore[return-value]
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, session: DB, user: Who) -> Response:
+    benchmarks = [describe(b) for b in session.scalars(select(Benchmark).order_by(Benchmark.id))]
+    return render(request, "home.html", user, benchmarks=benchmarks)
+
+
+@router.get("/signup", response_class=HTMLResponse)
+def signup_page(request: Request, user: Who) -> Response:
+    return render(request, "signup.html", user)
+
+
+@router.post("/signup")
+async def signup(request: Request, session: DB) -> Response:
+    form = await form_data(request)
+    try:
+        user = create_user(session, str(form.get("email", "")), str(form.get("name", "")), str(form.get("password", "")),
+                           str(form.get("organisation", "")))
+    except MedprobeError as exc:
+        return render(request, "signup.html", None, 400, message=exc.message, form=form)
+    request.session["uid"] = user.id
+    return see_other("/account")
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, user: Who) -> Response:
+    return render(request, "login.html", user)
+
+
+@router.post("/login")
+async def login(request: Request, session: DB) -> Response:
+    form = await form_data(request)
+    user = authenticate(session, str(form.get("email", "")), str(form.get("password", "")))
+    if user is None:
+        return render(request, "login.html", None, 401, message="wrong e-mail or password")
+    request.session["uid"] = user.id
+    return see_other("/")
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    await form_data(request)
+    request.session.clear()
+    return see_other("/")
+
+
+@router.get("/account", response_class=HTMLResponse)
+def account(request: Request, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    tokens = session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id))
+    return render(request, "account.html", user, tokens=list(tokens), new_token=request.session.pop("new_token", None))
+
+
+@router.post("/account/tokens")
+async def create_token(request: Request, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    form = await form_data(request)
+    request.session["new_token"] = new_token(session, user, str(form.get("name", "")))
+    return see_other("/account")
+
+
+@router.post("/account/tokens/{token_id}/revoke")
+async def revoke(request: Request, token_id: int, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    await form_data(request)
+    revoke_token(session, user, token_id)
+    return see_other("/account")
+
+
+@router.get("/benchmarks/{slug}", response_class=HTMLResponse)
+def benchmark_page(request: Request, slug: str, session: DB, user: Who) -> Response:
+    benchmark = benchmark_or_404(session, slug)
+    return render(request, "benchmark.html", user, b=describe(benchmark), styles=PROMPT_STYLES)
+
+
+@router.post("/benchmarks/{slug}/submit")
+async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    form = await form_data(request)
+    benchmark = benchmark_or_404(session, slug)
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        raise Refused(422, "choose a file of answers")
+    limits = request.app.state.limits
+    data = await upload.read(limits.max_upload_bytes + 1)
+    try:
+        submission = submit(session, request.app.state.jobs, user, benchmark, data, filename=upload.filename or "",
+                            model_name=str(form.get("model", "")), organisation=str(form.get("organisation", "")),
+                            prompt_style=str(form.get("prompt_style", "chat")), public=form.get("public") == "on", limits=limits)
+    except Refused as exc:
+        return render(request, "benchmark.html", user, exc.status, b=describe(benchmark), styles=PROMPT_STYLES, refused=exc.body())
+    return see_other(f"/submissions/{submission.id}")
+
+
+@router.get("/benchmarks/{slug}/leaderboard", response_class=HTMLResponse)
+def leaderboard_page(request: Request, slug: str, session: DB, user: Who) -> Response:
+    benchmark = benchmark_or_404(session, slug)
+    return render(request, "leaderboard.html", user, b=describe(benchmark), rows=leaderboard_table(session, benchmark))
+
+
+@router.get("/submissions", response_class=HTMLResponse)
+def submissions_page(request: Request, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    query = select(Submission).order_by(Submission.id.desc())
+    if not user.is_admin:
+        query = query.where(Submission.user_id == user.id)
+    return render(request, "submissions.html", user, submissions=list(session.scalars(query)))
+
+
+@router.get("/submissions/{submission_id}", response_class=HTMLResponse)
+def submission_page(request: Request, submission_id: int, session: DB, user: Who) -> Response:
+    submission = submission_for(session, user, submission_id)
+    files = public_files(session, submission)
+    report = MARKDOWN.render(files["report.md"]) if "report.md" in files else ""
+    charts = [name for name in files if name.endswith(".svg")]
+    row = leaderboard.rows(submission.benchmark, [submission])[0] if submission.status == "done" else None
+    return render(request, "submission.html", user, s=submission, report=report, charts=charts, files=list(files), row=row,
+                  may_change=may_change(user, submission))
+
+
+@router.post("/submissions/{submission_id}/leaderboard")
+async def toggle_public(request: Request, submission_id: int, session: DB, user: Who) -> Response:
+    user = login_required(user)
+    form = await form_data(request)
+    submission = submission_for(session, user, submission_id)
+    if not may_change(user, submission):
+        raise Refused(404, f"no submission {submission_id}")
+    submission.public = form.get("public") == "on"
+    session.commit()
+    return see_other(f"/submissions/{submission_id}")
+
+
+@router.get("/admin", response_class=HTMLResponse)
+def admin_page(request: Request, session: DB, user: Who) -> Response:
+    user = admin_required(user)
+    return render(request, "admin.html", user, methods=sorted(available_methods()),
+                  endpoints=list(session.scalars(select(Endpoint).order_by(Endpoint.id))),
+                  benchmarks=list(session.scalars(select(Benchmark).order_by(Benchmark.id))))
+
+
+@router.post("/admin/benchmarks")
+async def admin_publish(request: Request, session: DB, user: Who) -> Response:
+    user = admin_required(user)
+    form = await form_data(request)
+    size, seed = str(form.get("size", "")).strip(), str(form.get("seed", "")).strip()
+    options = dict(pair.split("=", 1) for pair in str(form.get("options", "")).split() if "=" in pair)
+    spec = BenchmarkSpec(slug=str(form.get("slug", "")), title=str(form.get("title", "")), method=str(form.get("method", "")),
+                         data=str(form.get("data", "")).strip() or None, seed=int(seed) if seed.isdigit() else 0,
+                         size=int(size) if size.isdigit() else None, options=options)
+    benchmark = publish(session, spec, user.id)
+    return see_other(f"/benchmarks/{benchmark.slug}")
+
+
+@router.post("/admin/endpoints")
+async def admin_endpoint(request: Request, session: DB, user: Who) -> Response:
+    user = admin_required(user)
+    form = await form_data(request)
+    name = str(form.get("name", "")).strip()
+    if not name or session.scalar(select(Endpoint.id).where(Endpoint.name == name)) is not None:
+        raise Refused(409, "give the endpoint a new, unique name")
+    session.add(Endpoint(name=name[:80], model=check_endpoint_model(str(form.get("model", ""))),
+                         key_env=str(form.get("key_env", "")).strip() or None, created_by=user.id))
+    session.commit()
+    return see_other("/admin")
+
+
+@router.post("/admin/runs")
+async def admin_run(request: Request, session: DB, user: Who) -> Response:
+    user = admin_required(user)
+    form = await form_data(request)
+    benchmark = benchmark_or_404(session, str(form.get("benchmark", "")))
+    submission = start_run(session, request.app.state.jobs, user, benchmark, str(form.get("endpoint", "")), str(form.get("model_name", "")))
+    return see_other(f"/submissions/{submission.id}")

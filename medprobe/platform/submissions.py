@@ -1,0 +1,171 @@
+"""Taking submissions and handing out their results; shared by the JSON API and the HTML pages."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import zipfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from medprobe.platform.answers import MAX_LISTED, read_answers
+from medprobe.platform.benchmarks import pack_ids
+from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, User
+from medprobe.platform.scoring import public_config
+
+PROMPT_STYLES = ("chat", "completion", "own")
+
+
+class Refused(Exception):
+    """A request the platform turns down: an HTTP status, one message and, for uploads, the bad lines."""
+
+    def __init__(self, status: int, message: str, lines: list[dict[str, Any]] | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.lines, self.extra = status, message, lines, extra
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.message, **self.extra}
+        if self.lines is not None:
+            body["lines"] = self.lines[:MAX_LISTED]
+            body["more_errors"] = max(0, len(self.lines) - MAX_LISTED)
+        return body
+
+
+@dataclass
+class Limits:
+    max_upload_bytes: int = 32 * 1024 * 1024
+    submissions_per_hour: int = 20
+    names: dict[str, int] = field(default_factory=lambda: {"model": 200, "organisation": 200})
+
+
+def benchmark_or_404(session: Session, slug: str) -> Benchmark:
+    found = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+    if found is None:
+        raise Refused(404, f"no benchmark '{slug[:80]}'")
+    return found
+
+
+def _names(model_name: str, organisation: str, prompt_style: str, limits: Limits) -> tuple[str, str]:
+    model_name, organisation = model_name.strip(), organisation.strip()
+    if not model_name or len(model_name) > limits.names["model"]:
+        raise Refused(422, f"a model name of 1-{limits.names['model']} characters is needed")
+    if len(organisation) > limits.names["organisation"]:
+        raise Refused(422, f"the organisation name has more than {limits.names['organisation']} characters")
+    if prompt_style not in PROMPT_STYLES:
+        raise Refused(422, f"prompt_style must be one of {', '.join(PROMPT_STYLES)}")
+    return model_name, organisation
+
+
+def _rate_limit(session: Session, user: User, limits: Limits) -> None:
+    since = datetime.now(UTC) - timedelta(hours=1)
+    recent = session.scalar(select(func.count()).select_from(Submission).where(Submission.user_id == user.id, Submission.created >= since))
+    if (recent or 0) >= limits.submissions_per_hour:
+        raise Refused(429, f"at most {limits.submissions_per_hour} submissions an hour; try again later")
+
+
+def submit(
+    session: Session, jobs: Any, user: User, benchmark: Benchmark, data: bytes, *, filename: str, model_name: str,
+    organisation: str = "", prompt_style: str = "chat", public: bool = False, limits: Limits | None = None,
+) -> Submission:
+    """Validate an upload line by line, store it, and queue its scoring."""
+    limits = limits or Limits()
+    model_name, organisation = _names(model_name, organisation, prompt_style, limits)
+    if len(data) > limits.max_upload_bytes:
+        raise Refused(413, f"the file is larger than {limits.max_upload_bytes} bytes")
+    _rate_limit(session, user, limits)
+    answers = read_answers(data, set(pack_ids(benchmark)), benchmark.samples, filename=filename)
+    if answers.errors:
+        raise Refused(422, f"{len(answers.errors)} line(s) with errors; nothing was submitted", answers.errors)
+    sha = answers.sha256()
+    same = session.scalar(select(Submission).where(
+        Submission.benchmark_id == benchmark.id, Submission.user_id == user.id, Submission.answers_sha256 == sha))
+    if same is not None:
+        raise Refused(409, f"these answers were submitted already (submission {same.id})", submission=same.id)
+    submission = Submission(
+        benchmark_id=benchmark.id, user_id=user.id, model_name=model_name, organisation=organisation, prompt_style=prompt_style,
+        answers_jsonl=answers.jsonl(), answers_sha256=sha, answers=len(answers.rows), public=public,
+    )
+    session.add(submission)
+    session.commit()
+    jobs.score(submission.id)
+    return submission
+
+
+def start_run(session: Session, jobs: Any, admin: User, benchmark: Benchmark, endpoint_name: str, model_name: str) -> Submission:
+    """An admin's run of a benchmark against a registered endpoint (see ``runforme``)."""
+    endpoint = session.scalar(select(Endpoint).where(Endpoint.name == endpoint_name))
+    if endpoint is None:
+        raise Refused(404, f"no endpoint '{endpoint_name[:80]}'")
+    model_name, _ = _names(model_name or endpoint.name, "", "chat", Limits())
+    stamp = hashlib.sha256(f"{endpoint.id}:{datetime.now(UTC).isoformat()}".encode()).hexdigest()
+    submission = Submission(benchmark_id=benchmark.id, user_id=admin.id, model_name=model_name, organisation=admin.organisation,
+                            source=f"endpoint:{endpoint.id}", answers_sha256=stamp)
+    session.add(submission)
+    session.commit()
+    jobs.run(submission.id)
+    return submission
+
+
+def view(submission: Submission) -> dict[str, Any]:
+    """A submission as the API shows it (its owner, an admin, or anyone once it is public)."""
+    return {
+        "id": submission.id, "benchmark": submission.benchmark.slug, "model": submission.model_name,
+        "organisation": submission.organisation, "prompt_style": submission.prompt_style, "status": submission.status,
+        "error": submission.error, "answers": submission.answers, "public": submission.public,
+        "created": submission.created.isoformat(timespec="seconds"), "headline": submission.headline,
+        "summary": submission.summary if submission.status == "done" else None,
+    }
+
+
+def public_files(session: Session, submission: Submission) -> dict[str, str]:
+    """The downloadable run directory: config, the participant's own answers, summary, report, charts."""
+    files = {f.name: f.content for f in session.scalars(select(ResultFile).where(
+        ResultFile.submission_id == submission.id, ResultFile.private.is_(False)))}
+    if submission.status != "done":
+        return {}
+    files["config.json"] = json.dumps(public_config(submission.benchmark, submission, submission.summary or {}), indent=2, ensure_ascii=False) + "\n"
+    files["responses.jsonl"] = submission.answers_jsonl
+    return dict(sorted(files.items()))
+
+
+def metrics_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every figure of the summary's metrics and run counts as (dotted path, value), for CSV."""
+    rows: list[tuple[str, Any]] = []
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(inner, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+            for i, inner in enumerate(value):
+                rows.append((f"{path}[{i}]", inner))
+        elif isinstance(value, list):
+            for i, inner in enumerate(value):
+                walk(inner, f"{path}[{i}]")
+        else:
+            rows.append((path, value))
+
+    walk({"run": summary.get("run", {}), "metrics": summary.get("metrics", {})}, "")
+    return rows
+
+
+def results_csv(submission: Submission) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["metric", "value"])
+    writer.writerows(metrics_rows(submission.summary or {}))
+    return out.getvalue()
+
+
+def rundir_zip(files: dict[str, str], folder: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(f"{folder}/{name}", content)
+    return buffer.getvalue()
