@@ -3,7 +3,8 @@
 hpo3 ships the HPO with its OMIM and Orphanet disease annotations. What it keeps of an annotation
 is only the disease -> HPO term link: its Rust parser drops the frequency column of
 ``phenotype.hpoa`` and skips the ``NOT`` (excluded) rows, and Orphanet diseases carry no onset or
-inheritance terms. The mapping below is built on exactly that.
+inheritance terms. The mapping below is built on exactly that. The common diseases of
+``kb_common`` are merged in at the end (``build_hpo_kb``), so the built-in English KB is one file.
 
 Diseases (one catalogue entry each, deduplicated across catalogues)
     OMIM and Orphanet both describe many diseases; the same disease under its two names would give
