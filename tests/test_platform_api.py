@@ -1,0 +1,422 @@
+"""The platform end to end, on SQLite and on a real PostgreSQL cluster: the same tests on both.
+
+A module-scoped platform per database: migrated schema, an admin, two participants, three
+benchmarks (MultifacetEval, MedDisKEval with a canary gold answer, SDAK), the web app in process
+and the worker as a real child process on the real job queue.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import socket
+import threading
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from medprobe.platform.app import Settings, create_app
+from medprobe.platform.auth import create_user
+from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, publish
+from medprobe.platform.db import make_engine, migrate, sessions
+from medprobe.platform.models import Benchmark, Submission
+from medprobe.platform.submissions import Limits
+from medprobe.platform.worker import Jobs, migrate_queue
+from tests.platform_helpers import Browser, Worker, postgres_cluster, wait_status
+
+CANARY = "CANARY-GOLD-9f1c"
+NASTY = "<script>alert('x')</script>'; DROP TABLE users; --"
+LIMITS = Limits(max_upload_bytes=200_000, submissions_per_hour=8)
+
+
+@dataclass
+class Platform:
+    url: str
+    app: Any
+    sessions: sessionmaker[Session]
+    worker: Worker
+    admin: Browser
+    alice: Browser
+    bob: Browser
+    tokens: dict[str, str] = field(default_factory=dict)
+    app_client: Any = None
+
+    def api(self, who: str | None) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.tokens[who]}"} if who else {}
+
+
+def _canary(session: Session, slug: str) -> None:
+    """Give one MedDisKEval probe a gold answer that can be searched for in every output."""
+    benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+    lines = benchmark.probes_jsonl.splitlines()
+    probe = json.loads(lines[0])
+    probe["gold"] = {"reference": CANARY, "value": [CANARY]}
+    benchmark.probes_jsonl = "\n".join([json.dumps(probe), *lines[1:]]) + "\n"
+    session.commit()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def platform(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    with postgres_cluster() if request.param == "postgresql" else _sqlite(tmp_path_factory) as url:
+        migrate(make_engine(url))
+        migrate_queue(url)
+        factory = sessions(make_engine(url))
+        with factory() as session:
+            admin = create_user(session, "admin@example.org", "Admin", "admin password", "Host", admin=True)
+            publish(session, BenchmarkSpec("mf", "MultifacetEval demo", "multifacet", "builtin:en", size=4), admin.id)
+            publish(session, BenchmarkSpec("md", "MedDisKEval demo", "meddisk", "builtin:en", size=2), admin.id)
+            publish(session, BenchmarkSpec("sd", "SDAK demo", "sdak", "builtin:en", size=2), admin.id)
+            _canary(session, "md")
+        jobs = Jobs(url)
+        app = create_app(Settings(db=url, limits=LIMITS), jobs)
+        worker = Worker(url).start()
+        p = Platform(url, app, factory, worker, Browser(app), Browser(app), Browser(app), app_client=TestClient(app))
+        assert p.admin.login("admin@example.org", "admin password") == 303
+        p.alice.signup("alice@example.org", "Alice", "Alice Lab")
+        p.bob.signup("bob@example.org", "Bob")
+        p.tokens = {"admin": p.admin.new_token(), "alice": p.alice.new_token(), "bob": p.bob.new_token()}
+        try:
+            yield p
+        finally:
+            p.worker.stop()
+            jobs.close()
+
+
+def _sqlite(factory: pytest.TempPathFactory):
+    import contextlib
+
+    return contextlib.nullcontext(f"sqlite:///{factory.mktemp('platform')}/platform.sqlite")
+
+
+def answers_for(platform: Platform, slug: str, seed: int, keep: float = 1.0) -> bytes:
+    """Random answers in each probe's expected shape (letters, verdicts, words)."""
+    with platform.sessions() as session:
+        benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+        ids, samples = pack_ids(benchmark), benchmark.samples
+    rng = random.Random(seed)
+    words = ["A", "B", "C", "D", "A, C", "true", "false", "correct", "incorrect", "fever; rash", "incorrect, C"]
+    lines = [json.dumps({"probe_id": i, "sample": s, "text": rng.choice(words)}) for i in ids for s in range(samples) if rng.random() < keep]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def upload(platform: Platform, who: str, slug: str, data: bytes, model: str = "m", **form: str):
+    return platform.app_client.post(
+        f"/api/benchmarks/{slug}/submissions", headers=platform.api(who),
+        files={"file": ("answers.jsonl", data)}, data={"model": model, **form})
+
+
+@pytest.fixture(scope="module")
+def scored(platform: Platform) -> dict[str, int]:
+    """One scored submission per benchmark, by Alice, with a hostile model and organisation name;
+    the MultifacetEval one on the leaderboard."""
+    found = {}
+    for slug in ("mf", "md", "sd"):
+        reply = upload(platform, "alice", slug, answers_for(platform, slug, 1), model=NASTY, organisation=NASTY,
+                       public="true" if slug == "mf" else "false")
+        assert reply.status_code == 201, reply.text
+        found[slug] = reply.json()["id"]
+    for slug, sid in found.items():
+        body = wait_status(platform.app_client, sid, platform.tokens["alice"])
+        assert body["status"] == "done", (slug, body)
+    return found
+
+
+def test_upload_is_scored_by_the_worker_with_the_engine(platform: Platform, scored: dict[str, int]) -> None:
+    api = platform.app_client
+    body = api.get(f"/api/submissions/{scored['mf']}", headers=platform.api("alice")).json()
+    assert body["status"] == "done" and body["summary"]["method"] == "multifacet"
+    assert set(body["summary"]["metrics"]["facets"]) == {"comparison", "rectification", "discrimination", "verification"}
+    interval = body["headline"]["intervals"][0]
+    assert interval["low"] <= body["summary"]["metrics"]["average"] <= interval["high"]
+    assert abs(interval["value"] - body["summary"]["metrics"]["average"]) < 1e-12
+    sdak = api.get(f"/api/submissions/{scored['sd']}", headers=platform.api("alice")).json()
+    assert abs(sdak["headline"]["intervals"][0]["value"] - sdak["summary"]["metrics"]["fact_acc"]["mean"]) < 1e-12
+    md = api.get(f"/api/submissions/{scored['md']}", headers=platform.api("alice")).json()
+    assert abs(md["headline"]["intervals"][0]["value"] - md["summary"]["metrics"]["total_score"]) < 1e-9
+    files = api.get(f"/api/submissions/{scored['md']}/rundir.zip", headers=platform.api("alice"))
+    names = set(zipfile.ZipFile(io.BytesIO(files.content)).namelist())
+    assert {n.split("/", 1)[1] for n in names} >= {"config.json", "responses.jsonl", "summary.json", "report.md", "tiers.svg", "aspects.svg"}
+    csv_text = api.get(f"/api/submissions/{scored['mf']}/results.csv", headers=platform.api("alice")).text
+    assert "metrics.facets.comparison.accuracy" in csv_text and "metrics.facets.verification.parse_failure_rate" in csv_text
+
+
+def test_results_page_shows_report_and_charts(platform: Platform, scored: dict[str, int]) -> None:
+    page = platform.alice.get(f"/submissions/{scored['md']}").text
+    assert 'id="status" class="status status-done"' in page
+    assert '<img alt="tiers.svg" src="/api/submissions/' in page and "<table>" in page
+    svg = platform.alice.client.get(f"/api/submissions/{scored['md']}/files/tiers.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.startswith("<svg")
+
+
+def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platform, scored: dict[str, int]) -> None:
+    api = platform.app_client
+    rows = api.get("/api/benchmarks/mf/leaderboard").json()
+    assert [r["submission"] for r in rows] == [str(scored["mf"])]
+    row = rows[0]
+    assert row["model"] == NASTY and row["95% CI"].startswith("Average [")
+    assert {"mode", "knowledge base", "embedder", "prompt style", "Average", "p(M)"} <= set(row)
+    assert api.get("/api/benchmarks/md/leaderboard").json() == []  # not opted in
+    csv_text = api.get("/api/benchmarks/mf/leaderboard.csv").text
+    assert csv_text.splitlines()[0].startswith("rank,model,organisation,date")
+    assert "'<script>" not in csv_text  # a name starting with '<' is no formula; kept as it is
+    reply = api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": True}, headers=platform.api("alice"))
+    assert reply.status_code == 200 and reply.json()["public"] is True
+    assert len(api.get("/api/benchmarks/md/leaderboard").json()) == 1
+    assert api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": False}, headers=platform.api("bob")).status_code == 404
+    api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": False}, headers=platform.api("alice"))
+
+
+def test_gold_never_leaves_the_server(platform: Platform, scored: dict[str, int]) -> None:
+    """Every page, download and API answer, as every role: no canary gold, no gold field, no engine id."""
+    with platform.sessions() as session:
+        secrets_ = [CANARY]
+        for benchmark in session.scalars(select(Benchmark)):
+            for line in benchmark.probes_jsonl.splitlines():
+                probe = json.loads(line)
+                secrets_ += [probe["id"], probe["knowledge_point"]]
+    api = platform.app_client
+    urls = ["/", "/api/benchmarks", "/openapi.json", "/admin", "/submissions", "/account"]
+    for slug in ("mf", "md", "sd"):
+        urls += [f"/benchmarks/{slug}", f"/benchmarks/{slug}/leaderboard", f"/api/benchmarks/{slug}", f"/api/benchmarks/{slug}/pack.jsonl",
+                 f"/api/benchmarks/{slug}/pack.csv", f"/api/benchmarks/{slug}/leaderboard", f"/api/benchmarks/{slug}/leaderboard.csv"]
+    for sid in scored.values():
+        urls += [f"/submissions/{sid}", f"/api/submissions/{sid}", f"/api/submissions/{sid}/results.csv", f"/api/submissions/{sid}/rundir.zip"]
+        urls += [f"/api/submissions/{sid}/files/{n}" for n in ("summary.json", "report.md", "config.json", "responses.jsonl", "tiers.svg", "aspects.svg", "scores.jsonl", "accr_sample.csv")]
+    urls.append("/api/submissions")
+    checked = 0
+    for who in ("admin", "alice", "bob", None):
+        for url in urls:
+            reply = api.get(url, headers=platform.api(who))
+            bodies = [reply.content]
+            if url.endswith(".zip") and reply.status_code == 200:
+                archive = zipfile.ZipFile(io.BytesIO(reply.content))
+                bodies += [archive.read(n) for n in archive.namelist()]
+            for body in bodies:
+                text = body.decode("utf-8", "replace")
+                leaked = [s for s in secrets_ if s in text]
+                assert not leaked, f"{url} as {who} shows {leaked[:3]}"
+                assert '"gold"' not in text, f"{url} as {who} has a gold field"
+                checked += 1
+    assert checked > 150
+    assert api.get(f"/api/submissions/{scored['sd']}/files/accr_sample.csv", headers=platform.api("admin")).status_code == 404
+
+
+def test_per_line_errors_malformed_and_oversized_uploads(platform: Platform) -> None:
+    api = platform.app_client
+    good = answers_for(platform, "mf", 2).decode().splitlines()
+    first = json.loads(good[0])["probe_id"]
+    bad = "\n".join([
+        good[0], "not json", json.dumps({"probe_id": "q-nope", "text": "A"}), json.dumps({"probe_id": first, "text": "B"}),
+        json.dumps({"probe_id": good[1][14:31], "sample": 3, "text": "A"}), json.dumps({"probe_id": first, "text": 5, "x": 1}),
+        json.dumps([1, 2]),
+    ]).encode()
+    reply = upload(platform, "alice", "mf", bad)
+    assert reply.status_code == 422
+    lines = {row["line"]: row["error"] for row in reply.json()["lines"]}
+    assert set(lines) == {2, 3, 4, 5, 6, 7}
+    assert lines[2].startswith("not JSON") and "unknown probe_id" in lines[3] and "answered already on line 1" in lines[4]
+    assert "sample must be" in lines[5] and "unknown field" in lines[6] and "expected an object" in lines[7]
+    assert upload(platform, "alice", "mf", b"\xff\xfe garbage").json()["lines"][0]["error"].startswith("not UTF-8")
+    assert upload(platform, "alice", "mf", b"").status_code == 422
+    big = upload(platform, "alice", "mf", b"x" * (LIMITS.max_upload_bytes + 100_000))
+    assert big.status_code == 413 and "larger than" in big.json()["error"]
+    form = platform.alice.post_form("/benchmarks/mf", "/benchmarks/mf/submit", {"model": "m"}, files={"file": ("a.jsonl", bad)})
+    assert form.status_code == 422 and "answered already on line 1" in form.text and 'id="upload-errors"' in form.text
+    csv_upload = "probe_id,sample,text\n" + "".join(f"{json.loads(g)['probe_id']},0,A\n" for g in good)
+    reply = upload(platform, "bob", "mf", csv_upload.encode() + b"q123,0,A\n", model="csv")
+    assert reply.status_code == 422 and reply.json()["lines"] == [{"line": len(good) + 2, "error": "unknown probe_id 'q123' (not in this benchmark's pack)"}]
+
+
+def test_duplicate_submission_and_rate_limit(platform: Platform, scored: dict[str, int]) -> None:
+    data = answers_for(platform, "mf", 1)  # what the `scored` fixture sent
+    reply = upload(platform, "alice", "mf", data, model="again")
+    assert reply.status_code == 409 and reply.json()["submission"] == scored["mf"]
+    statuses = [upload(platform, "bob", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}").status_code for i in range(LIMITS.submissions_per_hour + 1)]
+    assert statuses[:LIMITS.submissions_per_hour] == [201] * LIMITS.submissions_per_hour and statuses[-1] == 429
+
+
+def test_names_are_escaped_on_every_page(platform: Platform, scored: dict[str, int]) -> None:
+    for who in (platform.alice, platform.admin):
+        for url in ("/submissions", f"/submissions/{scored['mf']}", "/benchmarks/mf/leaderboard", "/"):
+            page = who.get(url).text
+            assert "<script>alert" not in page, url
+        assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in who.get(f"/submissions/{scored['mf']}").text
+    with platform.sessions() as session:  # the SQL text was stored as text, nothing ran
+        assert session.scalar(select(Submission.model_name).where(Submission.id == scored["mf"])) == NASTY
+
+
+def test_path_traversal_in_downloads(platform: Platform, scored: dict[str, int]) -> None:
+    api = platform.app_client
+    sid = scored["mf"]
+    for name in ("..%2F..%2F..%2Fetc%2Fpasswd", "%2E%2E%2Fsummary.json", "..%5C..%5Cconfig.json", "scores.jsonl", "%2Fetc%2Fpasswd"):
+        reply = api.get(f"/api/submissions/{sid}/files/{name}", headers=platform.api("alice"))
+        assert reply.status_code == 404 and "root:" not in reply.text, name
+    assert api.get(f"/api/submissions/{sid}/files/../../../etc/passwd", headers=platform.api("alice")).status_code == 404
+    assert api.get("/api/benchmarks/..%2Fmf/pack.jsonl").status_code == 404
+
+
+def test_csrf_and_tokens(platform: Platform) -> None:
+    victim = platform.alice.client
+    assert victim.post("/account/tokens", data={"name": "x"}).status_code == 403  # no CSRF token
+    assert victim.post("/account/tokens", data={"name": "x", "csrf_token": "forged"}).status_code == 403
+    api = platform.app_client
+    assert api.post("/api/benchmarks/mf/submissions", files={"file": ("a", b"")}, data={"model": "m"}).status_code == 401
+    token = platform.bob.new_token("short-lived")
+    headers = {"authorization": f"Bearer {token}"}
+    assert api.get("/api/submissions", headers=headers).status_code == 200
+    token_id = max(t["id"] for t in _tokens(platform, "bob@example.org"))
+    assert api.delete(f"/api/tokens/{token_id}", headers=platform.api("alice")).status_code == 404  # not hers
+    assert api.delete(f"/api/tokens/{token_id}", headers=headers).status_code == 200
+    assert api.get("/api/submissions", headers=headers).status_code == 401
+    assert api.get("/api/submissions", headers={"authorization": "Bearer mpt_guess"}).status_code == 401
+
+
+def _tokens(platform: Platform, email: str) -> list[dict[str, int]]:
+    from medprobe.platform.models import ApiToken, User
+
+    with platform.sessions() as session:
+        user = session.scalar(select(User).where(User.email == email))
+        return [{"id": t.id} for t in session.scalars(select(ApiToken).where(ApiToken.user_id == user.id))]
+
+
+def test_run_for_me_is_admin_only_and_never_asks_a_participants_address(platform: Platform) -> None:
+    """A participant cannot register an endpoint or start a run; a model name that looks like an
+    endpoint is only a name: the server opens no connection to it."""
+    hits: list[int] = []
+    trap = socket.socket()
+    trap.bind(("127.0.0.1", 0))
+    trap.listen()
+    trap.settimeout(0.2)
+    port = trap.getsockname()[1]
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            try:
+                trap.accept()[0].close()
+                hits.append(1)
+            except OSError:
+                continue
+
+    threading.Thread(target=watch, daemon=True).start()
+    api = platform.app_client
+    endpoint = {"name": "trap", "model": f"openai:m@http://127.0.0.1:{port}/v1"}
+    assert api.post("/api/endpoints", json=endpoint, headers=platform.api("alice")).status_code == 403
+    assert api.post("/api/endpoints", json=endpoint).status_code == 401
+    assert api.post("/api/benchmarks/mf/runs", json={"endpoint": "trap"}, headers=platform.api("alice")).status_code == 403
+    page = platform.alice.post_form("/account", "/admin/endpoints", {"name": "trap", "model": endpoint["model"]})
+    assert page.status_code == 403
+    reply = upload(platform, "alice", "mf", answers_for(platform, "mf", 7), model=endpoint["model"])
+    assert reply.status_code == 201
+    assert wait_status(api, reply.json()["id"], platform.tokens["alice"])["status"] == "done"
+    stop.set()
+    trap.close()
+    assert hits == []
+
+
+def test_worker_killed_while_scoring_loses_nothing(platform: Platform) -> None:
+    api = platform.app_client
+    platform.worker.stop()
+    slow = Worker(platform.url, slow_s=30).start()
+    reply = upload(platform, "alice", "mf", answers_for(platform, "mf", 11), model="killed")
+    sid = reply.json()["id"]
+    assert wait_status(api, sid, platform.tokens["alice"], want=("scoring",), timeout=60)["status"] == "scoring"
+    slow.kill()
+    assert api.get(f"/api/submissions/{sid}", headers=platform.api("alice")).json()["status"] == "scoring"
+    platform.worker = Worker(platform.url).start()  # same executor id: the queue hands the job back
+    body = wait_status(api, sid, platform.tokens["alice"])
+    assert body["status"] == "done"
+    with platform.sessions() as session:
+        assert session.get(Submission, sid).attempts == 2
+    twin = upload(platform, "admin", "mf", answers_for(platform, "mf", 11), model="twin")
+    twin_body = wait_status(api, twin.json()["id"], platform.tokens["admin"])
+    assert twin_body["summary"]["metrics"] == body["summary"]["metrics"]
+
+
+ROLES = ("anonymous", "alice", "bob", "admin")  # alice owns the private submission; bob is another participant
+
+
+def _matrix(private: int, public: int, token_id: int) -> list[tuple[str, str, str, Any, tuple[int, int, int, int]]]:
+    """(kind, method, url, body, expected status for anonymous, owner, other participant, admin)."""
+    endpoint = {"model": "openai:m@http://127.0.0.1:9/v1"}
+    bad_file = {"files": {"file": ("a.jsonl", b"nonsense")}, "data": {"model": "m"}}
+    mine = (404, 200, 404, 200)
+    return [
+        ("api", "GET", "/api/benchmarks", None, (200, 200, 200, 200)),
+        ("api", "GET", "/api/benchmarks/mf", None, (200, 200, 200, 200)),
+        ("api", "GET", "/api/benchmarks/mf/pack.jsonl", None, (200, 200, 200, 200)),
+        ("api", "GET", "/api/benchmarks/mf/pack.csv", None, (200, 200, 200, 200)),
+        ("api", "GET", "/api/benchmarks/mf/leaderboard", None, (200, 200, 200, 200)),
+        ("api", "GET", "/api/benchmarks/mf/leaderboard.csv", None, (200, 200, 200, 200)),
+        ("api", "POST", "/api/benchmarks", {"json": {"slug": "x-{role}", "title": "t", "method": "sdak", "size": 1}}, (401, 403, 403, 201)),
+        ("api", "POST", "/api/benchmarks/mf/submissions", bad_file, (401, 422, 422, 422)),
+        ("api", "POST", "/api/benchmarks/mf/runs", {"json": {"endpoint": "nowhere"}}, (401, 403, 403, 404)),
+        ("api", "POST", "/api/endpoints", {"json": {"name": "e-{role}", **endpoint}}, (401, 403, 403, 201)),
+        ("api", "GET", "/api/submissions", None, (401, 200, 200, 200)),
+        ("api", "GET", f"/api/submissions/{private}", None, mine),
+        ("api", "GET", f"/api/submissions/{private}/files/summary.json", None, mine),
+        ("api", "GET", f"/api/submissions/{private}/results.csv", None, mine),
+        ("api", "GET", f"/api/submissions/{private}/rundir.zip", None, mine),
+        ("api", "GET", f"/api/submissions/{public}", None, (200, 200, 200, 200)),
+        ("api", "GET", f"/api/submissions/{public}/rundir.zip", None, (200, 200, 200, 200)),
+        ("api", "POST", f"/api/submissions/{private}/leaderboard", {"json": {"public": False}}, (401, 200, 404, 200)),
+        ("api", "POST", f"/api/submissions/{public}/leaderboard", {"json": {"public": True}}, (401, 200, 404, 200)),
+        ("api", "DELETE", f"/api/tokens/{token_id}", None, (401, 200, 404, 404)),
+        ("page", "GET", "/", None, (200, 200, 200, 200)),
+        ("page", "GET", "/signup", None, (200, 200, 200, 200)),
+        ("page", "GET", "/login", None, (200, 200, 200, 200)),
+        ("page", "GET", "/benchmarks/mf", None, (200, 200, 200, 200)),
+        ("page", "GET", "/benchmarks/mf/leaderboard", None, (200, 200, 200, 200)),
+        ("page", "GET", "/account", None, (401, 200, 200, 200)),
+        ("page", "GET", "/submissions", None, (401, 200, 200, 200)),
+        ("page", "GET", f"/submissions/{private}", None, mine),
+        ("page", "GET", f"/submissions/{public}", None, (200, 200, 200, 200)),
+        ("page", "GET", "/admin", None, (401, 403, 403, 200)),
+        ("page", "POST", "/account/tokens", {"name": "m"}, (401, 303, 303, 303)),
+        ("page", "POST", "/benchmarks/mf/submit", {"model": "m"}, (401, 422, 422, 422)),
+        ("page", "POST", f"/submissions/{private}/leaderboard", {}, (401, 303, 404, 303)),
+        ("page", "POST", "/admin/benchmarks", {"slug": "p-{role}", "title": "t", "method": "sdak", "size": "1"}, (401, 403, 403, 303)),
+        ("page", "POST", "/admin/endpoints", {"name": "pe-{role}", **endpoint}, (401, 403, 403, 303)),
+        ("page", "POST", "/admin/runs", {"benchmark": "mf", "endpoint": "nowhere"}, (401, 403, 403, 404)),
+    ]
+
+
+def _fill(value: Any, role: str) -> Any:
+    if isinstance(value, str):
+        return value.replace("{role}", role)
+    if isinstance(value, dict):
+        return {k: _fill(v, role) for k, v in value.items()}
+    return value
+
+
+def test_authorisation_matrix(platform: Platform, scored: dict[str, int]) -> None:
+    """Every endpoint as anonymous / owner / another participant / admin; the table is printed."""
+    throwaway = platform.alice.new_token("to revoke")
+    token_id = max(t["id"] for t in _tokens(platform, "alice@example.org"))
+    assert throwaway
+    browsers = {"anonymous": Browser(platform.app), "alice": platform.alice, "bob": platform.bob, "admin": platform.admin}
+    report, wrong = [], []
+    for kind, method, url, body, expected in _matrix(scored["sd"], scored["mf"], token_id):
+        got = []
+        for role in ROLES:
+            if kind == "api":
+                headers = platform.api(role if role != "anonymous" else None)
+                reply = platform.app_client.request(method, url, headers=headers, **_fill(body or {}, role))
+            elif method == "GET":
+                reply = browsers[role].get(url)
+            else:
+                reply = browsers[role].post_form("/login", url, _fill(body, role))
+            got.append(reply.status_code)
+        report.append(f"{method:6} {url:48} " + " ".join(f"{g:>4}" for g in got))
+        if tuple(got) != expected:
+            wrong.append(f"{method} {url}: expected {expected}, got {tuple(got)}")
+    print("\nauthorisation matrix (anonymous, owner, other participant, admin)\n" + "\n".join(report))
+    assert not wrong, "\n".join(wrong)
+    mine = {s["id"] for s in platform.app_client.get("/api/submissions", headers=platform.api("bob")).json()}
+    assert scored["sd"] not in mine
