@@ -12,7 +12,9 @@ diseases (those sharing at least half of this disease's entities for the aspect)
 "wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
 check (``ONTOLOGY_RELATED``: HPO for English), a candidate that is one of the disease's entities
 under another name, or generalises or specialises one ("Abnormal penis morphology" beside
-"Micropenis"), is excluded too. Five knowledge points from five diseases
+"Micropenis"), is excluded too; for Chinese the check compares spellings (轻度食欲下降 beside
+食欲不振, 发烧 beside 发热). An entity that many of the aspect's diseases have (``NONSPECIFIC_SHARE``)
+is never a distractor: an unlisted common finding may well be right. Five knowledge points from five diseases
 are set aside as the solved examples; their diseases never appear as test questions.
 """
 
@@ -29,6 +31,7 @@ from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
+from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.hpo_terms import related_to_any
 from medprobe.sources.kb import KnowledgeBase
 
@@ -39,7 +42,12 @@ SYNONYM_RATIO = 85.0
 RELATED_OVERLAP = 0.5
 #: language -> whether a candidate is, by an ontology, the same as or an ancestor or descendant of
 #: one of the given entities; a language without one relies on the name comparison alone
-ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any}
+ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any, "zh": zh_related_to_any}
+#: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
+#: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
+#: a disease merely because the KB does not list it
+NONSPECIFIC_SHARE = 0.02
+NONSPECIFIC_MIN = 20
 
 
 def _norm(text: str) -> str:
@@ -83,8 +91,9 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     """Up to ``n`` entities that are plausibly wrong for this disease and aspect.
 
     Candidates are drawn uniformly from the aspect's distinct entities and rejected when the
-    disease has them, when they are near-synonyms of its entities, when the language's ontology
-    relates them to one of its entities, or when any disease owning them is closely related
+    disease has them, when they are common to many diseases, when they are near-synonyms of its
+    entities, when the language's ontology or spelling check relates them to one of its
+    entities, or when any disease owning them is closely related
     (shares at least RELATED_OVERLAP of the smaller entity set).
     Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
     even for phenotypes shared by thousands of diseases.
@@ -92,6 +101,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     disease_id = kp.meta["disease_id"]
     own = entry.sets[disease_id]
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
+    common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
     def is_related(other: str) -> bool:
@@ -108,6 +118,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         if norm in seen or norm in own:
             continue
         seen.add(norm)
+        if len(entry.owners[norm]) >= common:
+            continue
         if _near_synonym(norm, own) or in_ontology(norm, own) or any(is_related(o) for o in entry.owners[norm]):
             continue
         picked.append(entry.values[i])

@@ -1,0 +1,140 @@
+"""Turning CMeKG's scraped values into entity names, and telling findings from symptoms.
+
+A graph value is often several things at once ("恶心、呕吐"), wrapped in words that are no part of
+the entity ("伴高热", "发热等"), hedged ("轻度食欲下降"), or spelled one of several ways (发烧 and
+发热; 胸片 and 胸部 X 线摄影). ``parts`` splits and trims a value, ``canonical`` rewrites a
+symptom to the one spelling the built KB uses, ``near_key`` is what two spellings of one entity
+share, and ``merge_near_duplicates`` keeps one of each.
+
+Symptom lists also hold results that MedDisK asks for elsewhere: an abnormal laboratory result
+(白细胞计数增高, 空腹血糖＞140 mg/dL) belongs to the laboratory findings, an imaging or ECG result
+(胸片示肺纹理增粗, ST段抬高) to the auxiliary findings, and a sign found on examination (压痛,
+湿啰音, 移动性浊音阳性) also to the physical examination (``finding_kind``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+
+_SEPARATORS = re.compile(r"[、，,；;。]|(?<=[\u4e00-\u9fff])[/／](?=[\u4e00-\u9fff])")
+_LABEL = re.compile(r"^[^：:]{1,6}[：:]")
+_ASIDE = re.compile(r"[（(][^）)]*[）)]|[（）()]")
+_LEADING = re.compile(r"^(常伴有|常伴|伴有|伴|并发|以及|或|及|和|与|如|特别是|尤其是|尤以)")
+_TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等)$")
+#: words that say how often or how strongly, not what: 轻度食欲下降 is 食欲下降
+_HEDGES = re.compile(r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时)")
+#: conjunctions inside one value: "多食和体重减轻" is two symptoms
+CONJUNCTIONS = re.compile(r"(?<=..)(?:和|及|与|或|并|伴)(?=..)")
+
+#: one spelling per symptom (in our words: the form a Chinese textbook uses), applied inside values
+SYMPTOM_SPELLINGS: dict[str, str] = {
+    "发烧": "发热", "紫绀": "发绀", "食欲不振": "食欲减退", "食欲下降": "食欲减退", "食欲低下": "食欲减退",
+    "食欲差": "食欲减退", "胃纳差": "食欲减退", "纳差": "食欲减退", "浮肿": "水肿", "头疼": "头痛", "腹疼": "腹痛",
+    "吐血": "呕血", "心慌": "心悸", "咯痰": "咳痰", "瘙痒症": "瘙痒", "肝脏肿大": "肝肿大", "脾脏肿大": "脾肿大",
+}
+_SPELLING = re.compile("|".join(sorted(SYMPTOM_SPELLINGS, key=len, reverse=True)))
+#: test names that are one examination (胸片, CXR and 胸部X线摄影 are all a chest X-ray)
+_TEST_SPELLINGS = {"胸片": "胸部X线", "CXR": "胸部X线", "胸部平片": "胸部X线", "B型超声": "B超", "磁共振": "MRI", "核磁共振": "MRI"}
+_TEST_ENDINGS = re.compile(r"(检查|检测|测定|化验|摄影|摄片|平片|片|成像|扫描|试验)+$")
+#: words that say how much or where in general, not what: 全身不适 is 不适, 灼热感 is 灼热
+_QUALIFIERS = re.compile(r"^(全身|周身|轻度|轻微|明显|严重|重度|持续性|持续|反复|偶尔|偶有|有)|(感|症状)$")
+_SITE_ENDINGS = re.compile(r"(?<=.)(部|脏|睛)$")
+
+_ANALYTE = (
+    r"白细胞|红细胞|血小板|血红蛋白|中性粒|淋巴细胞|嗜酸|单核细胞|网织红|转氨酶|ALT|AST|胆红素|肌酐|尿素|尿酸|血糖|糖化|"
+    r"血钾|血钠|血钙|血镁|血磷|血氯|电解质|血脂|胆固醇|甘油三酯|白蛋白|球蛋白|蛋白|抗体|抗原|补体|Ig[AGMED]|酶|血沉|"
+    r"C反应蛋白|CRP|降钙素原|乳酸|血氨|凝血|纤维蛋白|二聚体|铁蛋白|血清铁|激素|TSH|皮质醇|尿糖|尿比重|管型|隐血|潜血|"
+    r"肌钙蛋白|BNP|PSA|AFP|CEA|病毒载量|HBsAg|DNA|RNA|滴度|脑脊液|骨髓|血气|氧分压|二氧化碳分压|血清|血浆|尿液|粪便"
+)
+_LAB_FINDING = re.compile(
+    rf"({_ANALYTE}).*(升高|增高|增多|增加|偏高|降低|减低|减少|下降|偏低|阳性|阴性|异常|延长|缩短|[<>＜＞≤≥]\s*\d)|"
+    r"^(高|低).{1,6}血症$|^(蛋白|管型|酮|脓|糖)尿$"
+)
+_IMAGING_FINDING = re.compile(
+    r"(X线|X光|CT|MRI|磁共振|B超|超声|彩超|心电图|脑电图|肌电图|造影|胸片|影像|内镜|胃镜|肠镜|眼底).*"
+    r"(示|显示|提示|可见|见|改变|异常|表现|增粗|阴影|影|狭窄|扩张|增宽|增厚|积液)|ST段|T波|Q波|P波|QRS|P—R间期|QT间期"
+)
+_SIGN = re.compile(
+    r"压痛|反跳痛|叩击痛|叩痛|啰音|杂音|浊音|鼓音|摩擦音|奔马律|心界|呼吸音|心音|征阳性|(?<!综合)征$|反射|肝大|脾大|"
+    r"肝肿大|脾肿大|肝脾肿大|淋巴结肿大|触及|扪及|怒张|杵状指|肌力|肌张力|颈强直|颈项强直|眼球震颤|瞳孔|肌卫|板状腹|"
+    r"蜘蛛痣|肝掌|(血压|心率|脉搏|体温|呼吸频率).*(\d|升高|增快|减慢|降低)"
+)
+
+
+def parts(value: str, *, conjunctions: bool = False) -> list[str]:
+    """The entity names in one raw value: a "标签：" label and parenthesised asides removed, split
+    at list punctuation (and at 和/及/与/或/并/伴 when ``conjunctions``), connectives trimmed
+    ("伴高热" -> 高热, "发热等" -> 发热)."""
+    text = _ASIDE.sub("", _LABEL.sub("", value))
+    pieces = [p for chunk in _SEPARATORS.split(text) for p in (CONJUNCTIONS.split(chunk) if conjunctions else [chunk])]
+    return [trimmed for p in pieces if (trimmed := trim(p))]
+
+
+def trim(part: str) -> str:
+    """A part without leading and trailing connectives (伴, 如, 等, 等症状 …)."""
+    return _TRAILING.sub("", _LEADING.sub("", part.strip())).strip()
+
+
+def canonical(symptom: str) -> str:
+    """The KB's spelling of a symptom: hedges dropped, synonyms rewritten (轻度食欲下降 -> 食欲减退,
+    发烧 -> 发热), so that one symptom is one string across all diseases."""
+    bare = _HEDGES.sub("", symptom)
+    bare = bare if len(bare) >= 2 else symptom
+    return _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare)
+
+
+def near_key(value: str) -> str:
+    """What two spellings of one entity share: width, case and spaces folded, X光 read as X线 and
+    天冬 as 门冬 (左旋天冬酰胺酶 is 左旋门冬酰胺酶),
+    general qualifiers dropped (全身不适 -> 不适), a site's 部/脏 dropped (肺部, 肺脏 -> 肺), and for
+    tests the ending dropped (胸部 X 线检查, 胸部X线片 and 胸片 all become 胸部X线)."""
+    key = re.sub(r"\s+", "", unicodedata.normalize("NFKC", value)).upper().replace("X光", "X线").replace("天冬", "门冬")
+    key = _TEST_SPELLINGS.get(key, key)
+    for pattern in (_QUALIFIERS, _TEST_ENDINGS, _SITE_ENDINGS):
+        stem = pattern.sub("", key)
+        key = stem if len(stem) >= 1 else key
+    return _TEST_SPELLINGS.get(key, key)
+
+
+def merge_near_duplicates(values: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(kept, dropped): values with one ``near_key`` are one entity; the shortest spelling is
+    kept, in the place of the first. Only spellings merge: 偏头痛 is no 头痛, 肺水肿 no 水肿."""
+    kept: dict[str, str] = {}
+    dropped: list[str] = []
+    for value in values:
+        key = near_key(value)
+        if key not in kept:
+            kept[key] = value
+            continue
+        shorter, longer = sorted((kept[key], value), key=len)
+        kept[key] = shorter
+        dropped.append(longer)
+    return list(kept.values()), dropped
+
+
+def finding_kind(value: str) -> str | None:
+    """Which examination aspect a symptom-list value is a result of: "laboratory" (an abnormal
+    lab result), "auxiliary" (imaging, ECG), "physical" (a sign found on examination), or None."""
+    if _LAB_FINDING.search(value):
+        return "laboratory"
+    if _IMAGING_FINDING.search(value):
+        return "auxiliary"
+    if _SIGN.search(value):
+        return "physical"
+    return None
+
+
+@cache
+def _comparable(text: str) -> str:
+    return near_key(canonical(text))
+
+
+def related_to_any(candidate: str, own: Iterable[str]) -> bool:
+    """Whether a Chinese candidate is one of ``own`` in another spelling, hedged or qualified
+    (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力): the two compared
+    after ``canonical`` and ``near_key``, equal or one inside the other."""
+    key = _comparable(candidate)
+    return any(key == other or (min(len(key), len(other)) >= 2 and (key in other or other in key)) for other in map(_comparable, own))

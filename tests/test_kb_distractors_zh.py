@@ -1,0 +1,41 @@
+"""Distractors (issue 9): for Chinese KBs never another spelling or a hedged form of one of the
+disease's own entities (轻度食欲下降 beside 食欲不振); in any KB never an entity so common among
+the aspect's diseases that an unlisted one may well be right."""
+
+from __future__ import annotations
+
+import random
+
+from medprobe.methods.multifacet.from_kb import NONSPECIFIC_MIN, distractors, index_kb
+from medprobe.sources.kb import Disease, KnowledgeBase
+
+SPELLINGS = ["轻度食欲下降", "发烧", "全身乏力", "反复头晕"]
+UNRELATED = ["关节痛", "皮疹", "耳鸣", "视物模糊"]
+
+
+def _disease(i: int, values: list[str]) -> Disease:
+    return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"primary_symptoms": values})
+
+
+def _entry_and_kp(kb: KnowledgeBase):  # type: ignore[no-untyped-def]
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    return index_kb(kb, {"primary_symptoms"})["primary_symptoms"], kp
+
+
+def test_other_spellings_of_own_entities_are_never_distractors() -> None:
+    own = _disease(0, ["食欲不振", "发热", "乏力", "头晕"])
+    kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(SPELLINGS + UNRELATED, start=1))])
+    entry, kp = _entry_and_kp(kb)
+    for seed in range(20):
+        picked = distractors(entry, kp, random.Random(seed), n=len(SPELLINGS) + len(UNRELATED))
+        assert sorted(picked) == sorted(UNRELATED)
+
+
+def test_entities_many_diseases_share_are_never_distractors() -> None:
+    own = _disease(0, ["晕厥", "腹水", "黄疸"])
+    common = [_disease(i, ["食欲减退"]) for i in range(1, NONSPECIFIC_MIN + 1)]  # listed for 20 of 25 diseases
+    rare = [_disease(NONSPECIFIC_MIN + i, [v]) for i, v in enumerate(UNRELATED, start=1)]
+    entry, kp = _entry_and_kp(KnowledgeBase(name="t", diseases=[own, *common, *rare]))
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=5)) == sorted(UNRELATED)
+
