@@ -237,7 +237,10 @@ def test_duplicate_submission_and_rate_limit(platform: Platform, scored: dict[st
     data = answers_for(platform, "mf", 1)  # what the `scored` fixture sent
     reply = upload(platform, "alice", "mf", data, model="again")
     assert reply.status_code == 409 and reply.json()["submission"] == scored["mf"]
-    statuses = [upload(platform, "bob", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}").status_code for i in range(LIMITS.submissions_per_hour + 1)]
+    carol = Browser(platform.app)
+    carol.signup("carol@example.org", "Carol")
+    platform.tokens["carol"] = carol.new_token()
+    statuses = [upload(platform, "carol", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}").status_code for i in range(LIMITS.submissions_per_hour + 1)]
     assert statuses[:LIMITS.submissions_per_hour] == [201] * LIMITS.submissions_per_hour and statuses[-1] == 429
 
 
