@@ -4,7 +4,8 @@ Contract other tools script against: ``run`` and ``score`` write a run directory
 (default ``runs/``) and print its path on their last line of standard output. Progress goes to
 standard error. Exit status: 0 done; 2 a user error, one clear message (also a run stopped because
 the model failed too many requests in a row); 3 ``run`` finished but incomplete (some requests have
-no answer: the summary says which errors, the same command retries them); 130 interrupted.
+no answer: the summary says which errors, the same command retries them); 4 ``kb audit`` found a check
+over its limit; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rich.table import Table
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.paths import writable_dir
+from medprobe.sources.audit import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
 kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
@@ -39,6 +41,8 @@ out_console = Console()
 err_console = Console(stderr=True)
 #: exit status of a run that finished with requests left unanswered (scripts and CI must notice)
 EXIT_INCOMPLETE = 3
+#: exit status of ``kb audit`` when a check is over its limit
+EXIT_AUDIT = 4
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
@@ -253,13 +257,60 @@ def kb_build(
     name: Annotated[str, typer.Argument(help="en (from hpo3) or zh (from PyCMeKG)")],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write here instead of the built-in cache")] = None,
 ) -> None:
-    """Build a knowledge base from an offline source."""
+    """Build a knowledge base from an offline source, audit it and record the audit beside it."""
+    from medprobe.sources.audit import audit_kb, builtin_relations, record_audit
     from medprobe.sources.builtin import build_builtin, builtin_kb_path
     from medprobe.sources.kb import load_kb
 
     path = build_builtin(name, output) if output else builtin_kb_path(name)
-    err_console.print(f"{len(load_kb(path).diseases)} diseases")
+    kb = load_kb(path)
+    kind_of, related = builtin_relations(kb.language)
+    audit = audit_kb(kb, kind_of=kind_of, related=related)
+    record = record_audit(audit, path)
+    err_console.print(f"{len(kb.diseases)} diseases; audit recorded in {record}: {_audit_line(audit.to_dict()['checks'])}")
     print(path)
+
+
+def _audit_line(checks: dict[str, Any]) -> str:
+    over = [f"{key} {row['rate']:.3f} % > {row['limit']:g} %" for key, row in checks.items() if row["over"]]
+    return "over the limit: " + ", ".join(over) if over else "every check within its limit"
+
+
+def _max_option(key: str) -> Any:
+    check = CHECKS_BY_KEY[key]
+    return typer.Option(f"--max-{key.replace('_', '-')}", min=0.0, help=f"limit for {check.title}, % (default {check.limit:g})")
+
+
+@kb_app.command("audit")
+@user_errors
+def kb_audit_cmd(
+    kb: Annotated[str, typer.Argument(help="a KB file or builtin:en / builtin:zh")],
+    max_one_character: Annotated[float | None, _max_option("one_character")] = None,
+    max_numbers_units: Annotated[float | None, _max_option("numbers_units")] = None,
+    max_non_medical: Annotated[float | None, _max_option("non_medical")] = None,
+    max_fragments: Annotated[float | None, _max_option("fragments")] = None,
+    max_near_duplicates: Annotated[float | None, _max_option("near_duplicates")] = None,
+    max_restates_name: Annotated[float | None, _max_option("restates_name")] = None,
+    max_wrong_kind: Annotated[float | None, _max_option("wrong_kind")] = None,
+    max_cross_aspect: Annotated[float | None, _max_option("cross_aspect")] = None,
+    max_distractor_risk: Annotated[float | None, _max_option("distractor_risk")] = None,
+    sample: Annotated[int, typer.Option(min=1, help="knowledge points whose distractors are checked")] = DISTRACTOR_SAMPLE,
+    seed: Annotated[int, typer.Option(help="seed of that sample")] = 0,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Check a knowledge base for values that make bad questions; exit 4 when a check is over its limit."""
+    from medprobe.sources.audit import audit_kb, audit_text, builtin_relations
+    from medprobe.sources.builtin import resolve_kb
+
+    given = {key.removeprefix("max_"): value for key, value in locals().items() if key.startswith("max_")}
+    loaded = resolve_kb(kb)
+    kind_of, related = builtin_relations(loaded.language)
+    audit = audit_kb(loaded, limits={k: v for k, v in given.items() if v is not None}, kind_of=kind_of, related=related,
+                     sample=sample, seed=seed)
+    print(json.dumps(audit.to_dict(), ensure_ascii=False, indent=2) if as_json else audit_text(audit))
+    if audit.over_limit():
+        err_console.print(f"[bold red]audit failed[/]: {escape(_audit_line(audit.to_dict()['checks']))}")
+        raise typer.Exit(EXIT_AUDIT)
 
 
 @kb_app.command("stats")
@@ -269,10 +320,14 @@ def kb_stats_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Diseases and knowledge points per aspect."""
+    from medprobe.sources.audit import recorded_audit
     from medprobe.sources.builtin import resolve_kb
     from medprobe.sources.kb import kb_stats
 
-    stats = kb_stats(resolve_kb(kb))
+    loaded = resolve_kb(kb)
+    stats = kb_stats(loaded)
+    audit = recorded_audit(loaded.path) if loaded.path else None
+    stats["audit"] = {k: {n: row[n] for n in ("count", "checked", "rate", "limit", "over")} for k, row in audit["checks"].items()} if audit else None
     if as_json:
         print(json.dumps(stats, ensure_ascii=False, indent=2))
         return
@@ -281,6 +336,7 @@ def kb_stats_cmd(
         table.add_row(aspect, str(row["diseases"]), str(row["knowledge_points"]))
     table.add_row("[bold]total", "", f"[bold]{stats['total_knowledge_points']}")
     out_console.print(table)
+    print(f"audit (recorded by kb build): {_audit_line(stats['audit'])}" if audit else "audit: none recorded for this file (medprobe kb audit KB)")
 
 
 @kb_app.command("show")
@@ -461,10 +517,20 @@ def serve(
     workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
 ) -> None:
     """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
+    platform_extra()
     from medprobe.platform.serve import default_db
     from medprobe.platform.serve import serve as run_server
 
     run_server(db or default_db(), host, port, workers)
+
+
+def platform_extra() -> None:
+    """The server's packages come with the `platform` extra; say so instead of an ImportError."""
+    import importlib.util
+
+    missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MedprobeError(f"the platform needs {', '.join(missing)}", hint="scripts/setup.sh platform (or pip install -e '.[platform]')")
 
 
 @app.command()
@@ -474,6 +540,7 @@ def worker(
     executor: Annotated[str, typer.Option(help="executor id: a restarted worker with the same id resumes its jobs")] = "worker-0",
 ) -> None:
     """Run the platform's scoring jobs (`medprobe serve` starts one by itself)."""
+    platform_extra()
     from medprobe.platform.serve import default_db
     from medprobe.platform.worker import run_worker
 

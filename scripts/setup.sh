@@ -29,4 +29,11 @@ if ! "$PY" -c "import llama_cpp" 2>/dev/null; then
 fi
 
 "$PY" -m pip install -q -e ".${EXTRAS:+[$EXTRAS]}"
+
+# The platform's tests run the same API tests on a throwaway PostgreSQL cluster (initdb + pg_ctl):
+# install Debian's server binaries when they are missing and we may (root, apt-get).
+if [ "$EXTRAS" = dev ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "medprobe setup: installing PostgreSQL (apt-get) for the platform tests" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
 echo "medprobe setup: done (.venv/bin/medprobe)" >&2

@@ -208,7 +208,6 @@ def test_gold_never_leaves_the_server(platform: Platform, scored: dict[str, int]
 
 
 def test_per_line_errors_malformed_and_oversized_uploads(platform: Platform) -> None:
-    api = platform.app_client
     good = answers_for(platform, "mf", 2).decode().splitlines()
     first = json.loads(good[0])["probe_id"]
     bad = "\n".join([
