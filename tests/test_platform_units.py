@@ -1,0 +1,119 @@
+"""Platform pieces on their own: probe packs, reading uploads, migrations, and `medprobe submit`
+against a live server (uvicorn on a loopback port)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+import uvicorn
+from typer.testing import CliRunner
+
+from medprobe.cli import app as cli
+from medprobe.platform.answers import read_answers
+from medprobe.platform.app import Settings, create_app
+from medprobe.platform.auth import create_user, new_token
+from medprobe.platform.benchmarks import BenchmarkSpec, pack_csv, pack_ids, probes_of, public_id, publish
+from medprobe.platform.db import make_engine, migrate, sessions
+from medprobe.platform.leaderboard import safe_cell
+from medprobe.platform.worker import Jobs, migrate_queue
+from tests.platform_helpers import free_port
+
+PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format"}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('units')}/p.sqlite"
+    engine = make_engine(url)
+    migrate(engine)
+    migrate(engine)  # a second upgrade is a no-op
+    migrate_queue(url)
+    with sessions(engine)() as session:
+        user = create_user(session, "p@example.org", "P", "a long password")
+        publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=3), user.id)
+        publish(session, BenchmarkSpec("mf", "MF", "multifacet", "builtin:en", size=2), user.id)
+        token = new_token(session, user, "cli")
+    return url, token
+
+
+def _benchmark(url: str, slug: str):  # type: ignore[no-untyped-def]
+    from sqlalchemy import select
+
+    from medprobe.platform.models import Benchmark
+
+    with sessions(make_engine(url))() as session:
+        return session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+
+
+def test_pack_hides_gold_ids_variants_and_order(db: tuple[str, str]) -> None:
+    benchmark = _benchmark(db[0], "sd")
+    probes = probes_of(benchmark)
+    rows = [json.loads(line) for line in benchmark.pack_jsonl.splitlines()]
+    assert len(rows) == len(probes) and all(set(row) == PACK_FIELDS for row in rows)
+    assert [r["id"] for r in rows] == sorted(r["id"] for r in rows)
+    assert {r["id"] for r in rows} == {public_id(benchmark.id_key, p.id) for p in probes}
+    text = benchmark.pack_jsonl + pack_csv(benchmark)
+    assert not any(p.id in text or p.knowledge_point in text for p in probes)  # SDAK ids end in /factual
+    assert pack_csv(benchmark).splitlines()[0] == "id,facet,language,samples,answer_kind,options,option_texts,given,system,prompt"
+
+
+def test_multicog_high_level_is_refused_at_publishing(db: tuple[str, str]) -> None:
+    from medprobe.errors import MedprobeError
+
+    with sessions(make_engine(db[0]))() as session, pytest.raises(MedprobeError, match="cannot be answered offline"):
+        publish(session, BenchmarkSpec("mc", "MC", "multicog", "builtin:en", size=2, options={"level": "low,high"}), None)
+
+
+def test_read_answers_jsonl_csv_and_samples() -> None:
+    known = {"qa", "qb"}
+    got = read_answers(b'\xef\xbb\xbf{"probe_id": "qb", "text": "B"}\n\n{"probe_id": "qa", "sample": 1, "text": "A"}\n', known, 2)
+    assert not got.errors and got.rows == [{"probe_id": "qa", "sample": 1, "text": "A"}, {"probe_id": "qb", "sample": 0, "text": "B"}]
+    assert read_answers(b'{"probe_id": "qa", "text": "A"}\n{"probe_id": "qa", "sample": 0, "text": "A"}', known, 2).errors == [
+        {"line": 2, "error": "qa sample 0 is answered already on line 1"}]
+    csv_rows = read_answers(b'probe_id,sample,text\nqa,0,"A, then B"\nqb,1,x\n', known, 2, filename="a.csv")
+    assert not csv_rows.errors and csv_rows.rows[0]["text"] == "A, then B"
+    assert read_answers(b"id,text\nqa,A\n", known, 1, filename="a.csv").errors[0]["error"].startswith("the CSV header must be")
+    assert read_answers(b'{"probe_id": "qa", "sample": true, "text": "A"}', known, 1).errors[0]["error"].startswith("sample must be")
+    same = read_answers(b'{"probe_id": "qb", "text": "B"}\n{"probe_id": "qa", "text": "A"}', known, 1)
+    other_order = read_answers(b'{"probe_id": "qa", "text": "A"}\n{"probe_id": "qb", "text": "B"}', known, 1)
+    assert same.sha256() == other_order.sha256()  # a duplicate is found whatever the line order
+
+
+def test_safe_cell_defuses_formulas() -> None:
+    assert safe_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and safe_cell("GPT") == "GPT"
+
+
+@pytest.fixture(scope="module")
+def server(db: tuple[str, str]):
+    url, _ = db
+    jobs = Jobs(url)
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(Settings(db=url), jobs), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    jobs.close()
+
+
+def test_medprobe_submit_uploads_and_reports_line_errors(db: tuple[str, str], server: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url, token = db
+    ids = pack_ids(_benchmark(url, "mf"))
+    good = tmp_path / "answers.jsonl"
+    good.write_text("".join(json.dumps({"probe_id": i, "text": "A"}) + "\n" for i in ids))
+    result = CliRunner().invoke(cli, ["submit", "mf", str(good), "--server", server, "--model", "m", "--token", token])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1].startswith(f"{server}/submissions/")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"probe_id": ids[0], "text": "A"}) + "\n" + json.dumps({"probe_id": "qzz", "text": "A"}) + "\n")
+    result = CliRunner().invoke(cli, ["submit", "mf", str(bad), "--server", server, "--model", "m", "--token", token])
+    assert result.exit_code == 2 and "line 2: unknown probe_id 'qzz'" in result.output
+    result = CliRunner().invoke(cli, ["submit", "mf", str(good), "--server", server, "--model", "m", "--token", "mpt_wrong"])
+    assert result.exit_code == 2 and "401" in result.output
