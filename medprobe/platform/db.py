@@ -13,6 +13,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from medprobe.errors import MedprobeError
@@ -69,7 +70,10 @@ def instance_secret(session: Session, key: str) -> str:
     """A per-deployment secret (session cookies, CSRF tokens, probe-id keys), made on first use."""
     found = session.scalar(select(Instance).where(Instance.key == key))
     if found is None:
-        found = Instance(key=key, value=secrets.token_urlsafe(32))
-        session.add(found)
-        session.commit()
+        session.add(Instance(key=key, value=secrets.token_urlsafe(32)))
+        try:
+            session.commit()
+        except IntegrityError:  # another process made it first: use theirs
+            session.rollback()
+        found = session.scalar(select(Instance).where(Instance.key == key))
     return found.value

@@ -69,6 +69,7 @@ class Workers:
             code = proc.wait()
             if not self.stopping.is_set():
                 print(f"medprobe serve: {executor} exited ({code}); starting it again", file=sys.stderr, flush=True)
+                self.stopping.wait(1)  # a worker that cannot start is not restarted in a tight loop
 
     def stop(self) -> None:
         self.stopping.set()

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from medprobe.platform.answers import MAX_LISTED, read_answers
@@ -92,7 +93,11 @@ def submit(
         answers_jsonl=answers.jsonl(), answers_sha256=sha, answers=len(answers.rows), public=public,
     )
     session.add(submission)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # the same answers arrived twice at once; the other upload won
+        session.rollback()
+        raise Refused(409, "these answers were submitted already") from None
     jobs.score(submission.id)
     return submission
 
