@@ -30,6 +30,7 @@ from medprobe.records import KnowledgePoint, Language, Record
 AspectValue = list[str] | str | float | int
 
 _EXTRA_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+_SEMICOLONS = re.compile(r"[;；]")
 
 
 def shape_of(value: Any) -> AspectType:
@@ -99,6 +100,16 @@ class Disease(Record):
         """Entities of an enumerated aspect or extra (empty when absent)."""
         value = self.aspects.get(key, self.extra.get(key))
         return list(value) if isinstance(value, list) else []
+
+    def entities(self, key: str) -> list[str]:
+        """Entities of an aspect or extra as questions use them: a list's items, or a text split at
+        semicolons (PyCMeKG's examination texts are names joined by "；"); none for a number."""
+        value = self.aspects.get(key, self.extra.get(key))
+        if isinstance(value, list):
+            return [v.strip() for v in value]
+        if isinstance(value, str):
+            return [part.strip() for part in _SEMICOLONS.split(value) if part.strip()]
+        return []
 
 
 class KnowledgeBase(BaseModel):

@@ -12,7 +12,6 @@ they cannot read is counted as skipped, never guessed.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -25,21 +24,11 @@ POLARITY = {
     "有传染性": True, "弱传染性": True, "强传染性": True, "无传染性": False, "不传染": False,
     "contagious": True, "infectious": True, "not contagious": False, "non-contagious": False, "not infectious": False,
 }
-_SEPARATORS = re.compile(r"[;；]")
 
 
 def kb_types(language: str) -> list[AtomicType]:
     """The types a KB of this language can yield (those with a source for it), catalogue order."""
     return [t for t in ATOMIC_TYPES if any(language in s.languages for s in t.sources)]
-
-
-def _entities(disease: Disease, key: str) -> list[str]:
-    value = disease.aspects.get(key, disease.extra.get(key))
-    if isinstance(value, list):
-        return [v.strip() for v in value]
-    if isinstance(value, str):
-        return [part.strip() for part in _SEPARATORS.split(value) if part.strip()]
-    return []
 
 
 class KbItem(NamedTuple):
@@ -59,7 +48,7 @@ def _type_items(kind: AtomicType, disease: Disease, skipped: Counter[str]) -> It
     for source in kind.sources:
         if disease.language not in source.languages:
             continue
-        for entity in _entities(disease, source.key):
+        for entity in disease.entities(source.key):
             folded = entity.casefold()
             if folded in own:
                 skipped[f"{kind.key}: the disease's own name"] += 1
