@@ -9,7 +9,8 @@ from medprobe.sources.cmekg_vocab import KINDS, Vocabulary, entity_kind, subject
 
 GRAPH: dict[str, dict[str, list[str]]] = {
     "肺炎": {"常见症状": ["发热", "咳嗽、咳痰", "脉速"], "就诊科室": ["呼吸科"], "常见发病部位": ["肺"]},
-    "支气管炎": {"常见症状": ["咳嗽", "脉速"], "多发地区": ["日本北部"]},
+    "支气管炎": {"常见症状": ["咳嗽", "脉速", "奔跑"], "多发地区": ["日本北部"]},
+    "心肌炎": {"常见症状": ["脉速", "奔跑"]},
     "阿莫西林胶囊": {"成份": ["阿莫西林"], "适应症": ["肺炎"]},
     "陈皮": {"界": ["植物界"], "科": ["芸香科"]},
     "血常规": {"所属分类": ["血"], "相关症状": ["贫血"]},
@@ -45,8 +46,9 @@ def test_kinds_of_hand_made_terms(vocabulary: Vocabulary, text: str, kind: str |
     assert kind is None or kind in KINDS
 
 
-def test_a_symptom_by_usage_needs_two_diseases(vocabulary: Vocabulary) -> None:
-    assert vocabulary.symptom_uses["脉速"] == 2 and vocabulary.kind("脉速") == "symptom"
+def test_a_symptom_by_usage_needs_three_diseases(vocabulary: Vocabulary) -> None:
+    assert vocabulary.symptom_uses["脉速"] == 3 and vocabulary.kind("脉速") == "symptom"
+    assert vocabulary.symptom_uses["奔跑"] == 2 and vocabulary.kind("奔跑") is None
     assert vocabulary.symptom_uses["咳痰"] == 1  # split out of "咳嗽、咳痰"; typed by its pattern instead
     assert vocabulary.kind("咳痰") == "symptom"
 

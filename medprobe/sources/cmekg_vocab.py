@@ -49,7 +49,7 @@ SITE_PREDICATES = ("常见发病部位", "发病部位")
 PLACE_PREDICATES = ("分布区域", "多发地区")
 
 #: a term at least this many diseases list as a symptom is typed a symptom by usage
-SYMPTOM_USES = 2
+SYMPTOM_USES = 3
 
 _UNIT = re.compile(r"(?i)(mg|g|kg|μg|ug|ng|ml|l|dl|mmol|μmol|umol|mol|mmhg|kpa|cm|mm|iu|u|%|bpm|次/分)")
 _MEASUREMENT = re.compile(r"\d.*([<>＜＞≤≥≦≧%％℃°]|mg|ml|mmol|mmHg|cm|mm|kg|次|岁|天|周|月|年|小时|分钟|倍)|[<>＜＞≤≥≦≧]\s*\d|^[\d.～~\-—]+$")
@@ -57,7 +57,9 @@ _PLACE_SUFFIX = re.compile(r"(国|省|市|州|洲|县|地区|国家|沿海)$")
 _PLACE_TRIM = re.compile(r"(等地|等地区|地区|北部|南部|东部|西部|中部|以南各地|各地|大部分地区)$")
 _POPULATION = re.compile(
     r"(人群|患者|病人|病儿|患儿|儿童|小儿|婴儿|婴幼儿|新生儿|幼儿|少年|青少年|青年|成人|成年人|中年人?|老年人?|老人|"
-    r"女性|男性|妇女|孕妇|产妇|男子|女子|高龄|者)$"
+    r"女性|男性|妇女|孕妇|产妇|男子|女子|高龄|者|青壮年|白人|黑人|白种人|黄种人|东方人|西方人|亚洲人|欧洲人|非洲人|年轻人|青年人|"
+    r"青壮年人|中年人|成年人|男人|女人|牧民|牧羊人|工人|人员|农民|员|工|男婴|女婴|男童|女童|男孩|女孩|胎儿|早产儿|体弱儿|"
+    r"青春期|儿童期|青少年期|更年期|围绝经期|妊娠期|哺乳期|育龄期|性活跃期)$"
 )
 _DEPARTMENT = re.compile(r"(科|门诊)$")
 _TEST = re.compile(
@@ -70,25 +72,36 @@ _PROCEDURE = re.compile(
     r"清创|刮除|刮宫|离断|截肢|矫正|复位|透析|置管|支架|搭桥|开窗|探查|切开|灌洗|取石|碎石|介入治疗)$"
 )
 _TREATMENT = re.compile(
-    r"(治疗|疗法|处理|护理|康复|训练|锻炼|休息|饮食|复苏|氧疗|放疗|化疗|输血|补液|戒烟|戒酒|减肥|支持)$|"
+    r"(治疗|疗法|处理|护理|康复|训练|锻炼|休息|饮食|复苏|氧疗|放疗|化疗|输血|补液|戒烟|戒酒|减肥|支持|控制|调理|调整|调节|"
+    r"观察|随访|监护|教育|措施|方法|法|计划|供氧|吸氧|通气|支具|禁食|禁水|洗胃|隔离|艾灸|针灸|推拿|按摩|理疗|体疗|冷敷|"
+    r"热敷|光凝|冷凝|电切|电凝)$|"
     r"^(控制|预防|防治|防止|避免|戒|限|补[液钾钠钙镁铁充]|纠正|抗|止|镇|降低|改善|减轻|减少|增加|保持|维持|去除|清除|"
     r"消除|促进|缓解|应用|使用|给予|口服|静脉(注射|滴注|输)|注射|输(血|液|注|入)|吸氧|卧床|积极|及时|尽早|定期|保护|"
     r"根除|停用|调整|加强|心理|物理|对症)"
 )
+#: endings only drugs have, checked before the finding words (镇痛药, 低分子量肝素, 高血糖素 are drugs)
+_DRUG_CLASS = re.compile(r"(药|药物|剂|素|霉素|西林|沙星|单抗|替尼|碱)$")
 _FINDING = re.compile(
     r"痛|疼|痒|肿胀|肿大|水肿|浮肿|红肿|肿块|肿物|包块|结节|^肿$|麻木|发热|发烧|低热|高热|潮热|畏寒|寒战|怕冷|出汗|多汗|"
     r"盗汗|咳|痰|喘|呕|恶心|泻|便秘|便血|尿血|咯血|呕血|血尿|血便|贫血|充血|瘀|淤血|出血|高血|低血|斑|疹|疱|溃烂|糜烂|"
     r"脓|积液|黄疸|发绀|紫绀|苍白|乏力|无力|疲|倦|晕|昏|厥|抽搐|惊厥|痉挛|震颤|瘫|麻痹|萎缩|增大|肥大|肥胖|消瘦|"
-    r"体重|食欲|纳差|厌食|失眠|嗜睡|烦躁|焦虑|抑郁|幻|妄想|障碍|困难|异常|不适|不良|减退|下降|减低|减少|增多|增高|"
+    r"体重.*[减降增下]|食欲|纳差|厌食|失眠|嗜睡|烦躁|焦虑|抑郁|幻|妄想|障碍|困难|异常|不适|不良|减退|下降|减低|减少|增多|增高|"
     r"升高|降低|亢进|受限|丧失|缺失|消失|模糊|流涕|鼻塞|耳鸣|耳聋|心悸|胸闷|气短|气促|气急|急促|啰音|杂音|压痛|"
     r"叩痛|征|阳性|反射|增厚|僵|挛缩|跛|闭经|尿频|尿急|尿少|少尿|多尿|无尿|多饮|多食|口干|口渴|脱发|色素沉着|过速|过缓|"
     r"不齐|失常|紊乱|失调|红斑|休克|迟缓|迟钝|失语|复视|畏光|流泪|充盈|怒张|隆起|突出|凹陷|变形|畸形|溃疡|"
     r"失禁|潴留|视野|血症$|不平|^(高|低)|^缺(钠|钾|钙|镁|铁|血|氧)"
 )
+#: words the graph lists as symptoms that say what is examined, not what is wrong (呼吸, 视力, 病程),
+#: describe without a finding (圆形, 灰色), or are exposures (饮酒, 受凉)
+_NOT_A_FINDING = re.compile(
+    r"^(呼吸|吞咽|运动|视力|听力|排便|排尿|行走|咀嚼|活动|感觉|脉搏|体温|血压|心率|意识|智力|睡眠|饮食|月经|发育|生长|"
+    r"语言|记忆|视物|张口|体重|年龄|病史|病程|妊娠|位置|形状|大小|部位|性别|症状|体征|体检|好发群体|起病急|反复发作|"
+    r"大小不一|轻度|中度|重度|表面光滑|质软|圆形|椭圆形|饮酒|酗酒|吸烟|受凉|劳累|敏感|移位|内收|.{0,2}色)$"
+)
 _DISEASE = re.compile(
     r"(病|症|炎|癌|瘤|综合征|综合症|感染|中毒|骨折|脱位|损伤|损害|伤|缺损|缺如|结石|梗死|梗塞|栓塞|衰竭|硬化|狭窄|闭锁|"
     r"疝|瘘|囊肿|息肉|增生|发育不良|不全|穿孔|破裂|血肿|结核|肉芽肿|扭转|嵌顿|套叠|梗阻|过敏|早产|流产|不孕|痴呆|"
-    r"积水|脱垂|变性|纤维化|疾病|疾患)$"
+    r"积水|脱垂|变性|纤维化|感冒|青光眼|白内障|脓肿|疾病|疾患)$"
 )
 _ORGANISM = re.compile(r"(菌|病毒|螺旋体|支原体|衣原体|立克次体|原虫|寄生虫|蠕虫|线虫|绦虫|吸虫|蛔虫|疟原虫|虫)$")
 _DRUG = re.compile(
@@ -103,6 +116,20 @@ _BODY = re.compile(
 _SEPARATOR = re.compile(r"[、，,；;。]")
 _CONNECTED = re.compile(r"[、，,；;和及与或]")
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
+_ASIDE = re.compile(r"[（(][^）)]*[）)]")
+_DOSE = re.compile(r"\s*[\d.]+\s*(mg|g|ml|μg|ug|%|万?单位|IU)$", re.IGNORECASE)
+
+# Endings that make a product of a substance, longest first; 治疗/疗法 end 药物治疗 items like 抗生素治疗.
+_PRODUCT_SUFFIXES = tuple(sorted((
+    "片", "分散片", "肠溶片", "缓释片", "控释片", "咀嚼片", "泡腾片", "含片", "薄膜衣片", "口腔崩解片", "阴道片",
+    "阴道泡腾片", "阴道栓", "阴道软胶囊", "胶囊", "软胶囊", "肠溶胶囊", "缓释胶囊", "颗粒", "缓释颗粒", "干混悬剂",
+    "混悬液", "口服混悬液", "口服液", "口服溶液", "糖浆", "干糖浆", "注射液", "氯化钠注射液", "葡萄糖注射液", "滴眼液",
+    "滴耳液", "滴鼻液", "眼膏", "乳膏", "软膏", "凝胶", "眼用凝胶", "栓", "喷雾剂", "鼻喷雾剂", "气雾剂", "吸入剂",
+    "吸入气雾剂", "粉雾剂", "贴剂", "搽剂", "洗剂", "溶液", "滴剂", "滴丸", "胶丸", "酊", "散", "丸", "治疗", "疗法",
+), key=len, reverse=True))
+_SALTS = ("盐酸", "醋酸", "硫酸氢", "硫酸", "乳酸", "马来酸", "枸橼酸", "甲磺酸", "磷酸", "重酒石酸", "酒石酸", "富马酸",
+          "氢溴酸", "乳糖酸", "甲苯磺酸", "苯磺酸", "门冬氨酸", "丙酸", "琥珀酸", "硝酸", "硬脂酸")
+_ESTERS = ("琥珀酸钠", "琥珀酸酯", "磷酸钠", "磷酸酯")
 
 
 def load_cmekg_graph() -> Graph:
@@ -129,6 +156,12 @@ def disease_subjects(graph: Graph) -> list[str]:
     return [s for s, po in graph.items() if is_disease_subject(po)]
 
 
+def is_patent_medicine(po: dict[str, list[str]]) -> bool:
+    """A Chinese patent medicine (功能主治, or filed under 中成药): named for what it treats (咳嗽糖浆,
+    感冒颗粒), so its name is no substance."""
+    return "功能主治" in po or "中成药" in po.get("分类", ())
+
+
 def subject_kind(predicates: Iterable[str]) -> str | None:
     """The kind a subject's predicates give it: drugs and formulas, herbs (the graph's species are
     materia medica: 陈皮, 火麻仁), examinations, diseases; None for anything else."""
@@ -144,6 +177,11 @@ def subject_kind(predicates: Iterable[str]) -> str | None:
     return None
 
 
+def disease_named(text: str) -> bool:
+    """Whether a term is named as a disease (…炎, …病, …脓肿), whatever else it may be."""
+    return bool(_DISEASE.search(text))
+
+
 class Vocabulary:
     """The graph's typed vocabulary: subject kinds, how many diseases list each term as a symptom,
     the place names it uses, and the taxonomic families of its herbs (蔷薇科 is no department)."""
@@ -155,26 +193,35 @@ class Vocabulary:
         self.sites = frozenset(part for po in diseases for part in _terms(po, SITE_PREDICATES))
         self.places = frozenset(_place_names(v for po in graph.values() for p in PLACE_PREDICATES for v in po.get(p, ())))
         self.families = frozenset(v for po in graph.values() for v in po.get("科", ()))
+        self._kinds: dict[str, str | None] = {}
+        drugs = [(s, po) for s, po in graph.items() if self.subjects.get(s) == "drug" and not is_patent_medicine(po)]
+        self.drug_names = frozenset(substance(name) for s, po in drugs for name in (s, *po.get("通用名", ()))) - self.subjects.keys()
 
     def kind(self, text: str) -> str | None:
-        """The kind of ``text`` (one of ``KINDS``), or None when nothing says what it is.
+        """The kind of ``text`` (one of ``KINDS``), or None when nothing says what it is (memoised)."""
+        if text not in self._kinds:
+            self._kinds[text] = self._kind(text)
+        return self._kinds[text]
 
-        Checked in this order, first answer wins: not a name, unit, measurement, place, population,
-        department; a drug, herb or test subject; the name patterns of procedures, treatments
-        (控制感染: the verb makes it one), tests, findings, diseases and organisms; a site the graph
-        names; a symptom by usage; a disease subject; the drug and body-part patterns.
+    def _kind(self, text: str) -> str | None:
+        """Checked in this order, first answer wins: not a name, unit, population (40岁以下女性 too),
+        measurement, place, department; a drug, herb or test subject; the name patterns of procedures, treatments
+        (控制感染: the verb makes it one), tests, findings, diseases and organisms; a drug substance
+        the graph names (a product or its 通用名 without the dosage form); a site the graph names; the
+        drug pattern; a symptom by usage (not 呼吸, 病程, 圆形: no finding); a disease subject; the
+        body-part pattern.
         """
         name = text.strip()
         if not _NAME_CHAR.search(name):
             return "measurement" if re.search(r"\d", name) else None
         if _UNIT.fullmatch(name):
             return "unit"
+        if _POPULATION.search(name):
+            return "population"
         if _MEASUREMENT.search(name):
             return "measurement"
         if any(_PLACE_SUFFIX.search(part) or part in self.places for part in _CONNECTED.split(name)):
             return "place"
-        if _POPULATION.search(name):
-            return "population"
         if _DEPARTMENT.search(name) and name not in self.families:
             return "department"
         subject = self.subjects.get(name)
@@ -185,6 +232,8 @@ class Vocabulary:
     def _by_pattern(self, name: str, subject: str | None) -> str | None:
         if _PROCEDURE.search(name):
             return "procedure"
+        if _DRUG_CLASS.search(name):
+            return "drug"
         if _TREATMENT.search(name):
             return "treatment"
         if _TEST.search(name):
@@ -195,14 +244,18 @@ class Vocabulary:
             return "disease"
         if _ORGANISM.search(name):
             return "organism"
+        if name in self.drug_names:
+            return "drug"
         if name in self.sites:
             return "body part"
+        if _DRUG.search(name):
+            return "drug"
+        if _NOT_A_FINDING.search(name):
+            return None
         if self.symptom_uses[name] >= SYMPTOM_USES:
             return "symptom"
         if subject == "disease":
             return "disease"
-        if _DRUG.search(name):
-            return "drug"
         if _BODY.search(name):
             return "body part"
         return None
@@ -222,6 +275,29 @@ def _place_names(values: Iterable[str]) -> set[str]:
             if 2 <= len(place) <= 6 and not re.search(r"[全各我]|国家|沿海|以|发展|工业|资源|热带|赤道|日照|建筑|农村|土著", place):
                 names.add(place)
     return names
+
+
+@cache
+def substance(product: str) -> str:
+    """乳酸左氧氟沙星氯化钠注射液 -> 左氧氟沙星: drop asides, a trailing dose, "注射用" and "小儿", the
+    dosage form, then a salt prefix or ester suffix when at least three characters remain (two after
+    盐酸: 盐酸吗啡 is 吗啡, but 硝酸甘油 and 硫酸镁 stay whole), and a sodium or potassium ending that is
+    no acid's (华法林钠 is 华法林, but 碳酸氢钠 and 双氯芬酸钠 stay)."""
+    name = _DOSE.sub("", _ASIDE.sub("", product).strip()).removeprefix("注射用").removeprefix("小儿")
+    for suffix in _PRODUCT_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix) + 1:
+            name = name[: -len(suffix)]
+            break
+    for salt in _SALTS:
+        if name.startswith(salt) and len(name) - len(salt) >= (2 if salt == "盐酸" else 3):
+            name = name[len(salt):]
+            break
+    for ester in _ESTERS:
+        if name.endswith(ester) and len(name) - len(ester) >= 3:
+            return name[: -len(ester)]
+    if name[-1:] in ("钠", "钾") and len(name) >= 4 and name[-2] not in "酸氢化":
+        return name[:-1]
+    return name
 
 
 @cache

@@ -42,8 +42,9 @@ class ClaimPair(Record):
 @dataclass(frozen=True)
 class KbSource:
     """A KB key holding a type's entities: an enumerated list, or declarative text split at
-    semicolons. ``languages`` limits it to KBs of those languages, because builders fill the same
-    aspect differently (PyCMeKG lists examination *names* as laboratory findings, HPO findings)."""
+    semicolons. ``languages`` limits it to KBs of those languages, for a builder that fills an
+    aspect differently from the others. Both built-in KBs hold abnormal results in the examination
+    aspects and test names under ``examinations``."""
 
     key: str
     languages: tuple[str, ...] = ("en", "zh")
@@ -99,7 +100,7 @@ ATOMIC_TYPES: tuple[AtomicType, ...] = (
     AtomicType("disease_examination", "Disease-Examination", "examination", _t(
         ("Tests for {subject} may include {entity}", "Tests for {subject} do not include {entity}"),
         ("{subject}常做的检查可以包括{entity}", "{subject}常做的检查不包括{entity}")),
-        (KbSource("examinations"), KbSource("auxiliary_examinations", ("zh",)), KbSource("laboratory_examinations", ("zh",)))),
+        (KbSource("examinations"),)),
     AtomicType("disease_infectivity", "Disease-Infectivity", "infectivity", _t(
         ("{subject} is contagious", "{subject} is not contagious"),
         ("{subject}具有传染性", "{subject}不具有传染性")), (KbSource("infectivity"),), polar=True),
@@ -127,7 +128,7 @@ ATOMIC_TYPES: tuple[AtomicType, ...] = (
     AtomicType("disease_lab_finding", "Disease-LabFinding", "finding", _t(
         ("Laboratory tests in people with {subject} may show {entity}", "Laboratory tests in people with {subject} do not show {entity}"),
         ("{subject}患者的化验可能出现{entity}", "{subject}患者的化验不会出现{entity}")),
-        (KbSource("laboratory_examinations", ("en",)),)),
+        (KbSource("laboratory_examinations"),)),
     AtomicType("disease_inheritance", "Disease-Inheritance", "inheritance", _t(
         ("The inheritance of {subject} can be described as {entity}", "The inheritance of {subject} cannot be described as {entity}"),
         ("{subject}的遗传方式为{entity}", "{subject}的遗传方式不是{entity}")), (KbSource("inheritance"),)),

@@ -1,0 +1,124 @@
+"""The medications of a CMeKG disease: drugs that treat it, as generic substances.
+
+Two predicates name drugs. 药物治疗 is written for the disease (often a drug class: 抗生素, β受体阻滞剂)
+and an item is kept when it is a drug, unless the drug has labels in the graph and none of them names
+the disease (糖尿病's 药物治疗 lists rituximab, budesonide and azathioprine). 相关药物 is not: it lists every product whose label mentions
+the disease anywhere, so 糖尿病 gets linezolid (for 糖尿病足 infections), carbamazepine (for diabetic
+neuralgia) and a pneumococcal vaccine. A product of 相关药物 is kept only when it is a generic drug
+(no brand, no patent medicine, no vaccine: a vaccine prevents, it does not treat) and the disease is
+one of its *main* indications: at least ``MAIN_SHARE`` of its label's indications name the disease,
+or ``MANY_PRODUCTS`` of the disease's products hold the substance and ``MANY_SHARE`` of their
+indications name it (pneumonia is one of many infections each antibiotic lists, but twenty
+azithromycin products list it). Products are reduced to their substance
+(``cmekg_vocab.substance``); every insulin is 胰岛素, one answer for a clinician.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from medprobe.sources.cmekg_values import merge_near_duplicates, parts
+from medprobe.sources.cmekg_vocab import NON_ENTITY_KINDS, Graph, Vocabulary, is_patent_medicine, substance
+
+MAX_MEDICATIONS = 20
+MAIN_SHARE = 0.25
+MANY_PRODUCTS = 3
+MANY_SHARE = 0.1
+
+#: between two drugs of one item (依维莫司加依西美坦), never inside a name (加巴喷丁, 加替沙星)
+_COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=..)|[+＋±]")
+_ROUTE = re.compile(r"^(一种|某种|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+#: value -> why the builder's general filters drop it (placeholder, fragment, sentence, own name), or None
+Rejection = Callable[[str], str | None]
+
+
+class Medications:
+    """Picks one disease's medications; ``noise`` counts what each rule removed."""
+
+    def __init__(self, graph: Graph, vocabulary: Vocabulary, noise: Counter[str]) -> None:
+        self.graph = graph
+        self.vocabulary = vocabulary
+        self.noise = noise
+        self.labels: dict[str, list[str]] = {}
+        for subject, po in graph.items():
+            if "适应症" in po and vocabulary.subjects.get(subject) == "drug" and not is_patent_medicine(po):
+                self.labels.setdefault(_drug_name(substance(subject)), []).append(subject)
+
+    def of(self, po: dict[str, list[str]], own: tuple[str, ...], rejection: Rejection) -> list[str]:
+        """药物治疗 first, then the substances of 相关药物 by how many of the disease's products hold
+        them; near-duplicates merged, at most ``MAX_MEDICATIONS``."""
+        curated = [name for item in po.get("药物治疗", ()) for name in self._curated(item, own, rejection)]
+        listed = self._listed(po.get("相关药物", ()), own)
+        merged, dropped = merge_near_duplicates(dict.fromkeys([*curated, *listed]))
+        self.noise["medications: near duplicate"] += len(dropped)
+        self.noise["medications: over cap"] += max(0, len(merged) - MAX_MEDICATIONS)
+        return merged[:MAX_MEDICATIONS]
+
+    def _curated(self, item: str, own: tuple[str, ...], rejection: Rejection) -> list[str]:
+        names = []
+        for part in parts(item):
+            for piece in _COMBINED.split(part):
+                name = _drug_name(substance(_ROUTE.sub("", piece.strip())))
+                reason = self._reason(name, own) or rejection(name)
+                if reason:
+                    self.noise[f"medications: {reason}"] += 1
+                elif name:
+                    names.append(name)
+        return names
+
+    def _reason(self, name: str, own: tuple[str, ...], product: bool = False) -> str | None:
+        """Why a name is no medication of the disease; a product's name (``product``) is a drug by
+        the graph's own typing, so only what no drug is called is refused (live bacteria are drugs)."""
+        if not _CJK.search(name):
+            return "no Chinese name (a gene, a code)"
+        if "疫苗" in name:
+            return "vaccine"
+        kind = self.vocabulary.kind(name)
+        if kind in NON_ENTITY_KINDS or (not product and kind not in ("drug", "herb")):
+            return f"not a drug ({kind or 'unknown term'})"
+        labels = self.labels.get(name, [])
+        if labels and not any(self._share(item, own) for item in labels):
+            return "its labels never name the disease"
+        return None
+
+    def _listed(self, items: Iterable[str], own: tuple[str, ...]) -> list[str]:
+        products: Counter[str] = Counter()
+        shares: dict[str, float] = {}
+        for item in items:
+            name = _drug_name(substance(item))
+            reason = self._product_reason(item) or self._reason(name, own, product=True)
+            if reason:
+                self.noise[f"medications: {reason}"] += 1
+                continue
+            products[name] += 1
+            shares[name] = max(shares.get(name, 0.0), self._share(item, own))
+        kept = [n for n in products if shares[n] >= MAIN_SHARE or (products[n] >= MANY_PRODUCTS and shares[n] >= MANY_SHARE)]
+        self.noise["medications: not a main indication"] += sum(products[n] for n in products if n not in kept)
+        return sorted(kept, key=lambda n: (-products[n], n))
+
+    def _product_reason(self, item: str) -> str | None:
+        drug = self.graph.get(item, {})
+        if "成份" not in drug and "通用名" not in drug:
+            return "not a drug"
+        if "通用名" in drug and item not in drug["通用名"]:
+            return "brand"
+        if is_patent_medicine(drug):
+            return "patent medicine"
+        if "疫苗" in item:
+            return "vaccine"
+        return None
+
+    def _share(self, item: str, own: tuple[str, ...]) -> float:
+        """The part of the product's indications that name the disease (or one of its names)."""
+        indications = self.graph[item].get("适应症", [])
+        naming = [i for i in indications if any(name in i or (len(i) >= 2 and i in name) for name in own)]
+        return len(naming) / len(indications) if indications else 0.0
+
+
+def _drug_name(name: str) -> str:
+    """A substance as the KB shows it: every insulin preparation is 胰岛素."""
+    return "胰岛素" if "胰岛素" in name else name
