@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -32,7 +33,9 @@ kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
 cache_app = typer.Typer(help="Inspect or clear the response cache.")
 cases_app = typer.Typer(help="Clinical cases for the full-path diagnosis task (MultiCogEval high level).")
 grade_app = typer.Typer(help="Expert-aligned grading (MedDisKEval): calibrate tier thresholds with clinicians' labels.")
+items_app = typer.Typer(help="Verified items: review sheets of generated questions for clinicians, and their verdicts.")
 app.add_typer(grade_app, name="grade")
+app.add_typer(items_app, name="items")
 app.add_typer(kb_app, name="kb")
 app.add_typer(cases_app, name="cases")
 app.add_typer(cache_app, name="cache")
@@ -43,6 +46,7 @@ err_console = Console(stderr=True)
 EXIT_INCOMPLETE = 3
 #: exit status of ``kb audit`` when a check is over its limit
 EXIT_AUDIT = 4
+VERIFIED_HELP = "a verification file (medprobe items apply): leave out knowledge points with an item flagged wrong or ambiguous"
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
@@ -110,6 +114,7 @@ def run(
     temperature: Annotated[float | None, typer.Option(min=0.0, help="override the method's temperature")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="override the method's max tokens")] = None,
     option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
+    verified: Annotated[Path | None, typer.Option(help=VERIFIED_HELP)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help="start a new run directory instead of resuming an unfinished one")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
@@ -134,7 +139,7 @@ def run(
             method=name,
             build=BuildOptions(
                 data=job["data"], limit=job["limit"], seed=seed, setting=setting, level=level, repeats=job.get("repeats"),
-                temperature=temperature, max_tokens=max_tokens, options=job["options"],
+                temperature=temperature, max_tokens=max_tokens, options=job["options"], verified=_path(verified),
             ),
             model=model,
             model_options=parse_options(option),
@@ -198,15 +203,62 @@ def build(
     limit: Annotated[int | None, typer.Option(min=1)] = None,
     seed: Annotated[int, typer.Option()] = 0,
     setting: Annotated[str | None, typer.Option()] = None,
+    verified: Annotated[Path | None, typer.Option(help=VERIFIED_HELP)] = None,
 ) -> None:
     """Build probes without a model and export them as JSONL (answer them anywhere, then
     `medprobe run METHOD --model replay:ANSWERS.jsonl`)."""
     from medprobe.jsonl import write_records
+    from medprobe.verification import verified_probe_set
 
     writable_dir(output.parent, "--output")
-    probe_set = get_method(method).build(BuildOptions(data=data, limit=limit, seed=seed, setting=setting))
+    probe_set = verified_probe_set(get_method(method), BuildOptions(data=data, limit=limit, seed=seed, setting=setting, verified=_path(verified)))
     write_records(output, probe_set.probes)
     err_console.print(f"{len(probe_set.probes)} probes; decoding {probe_set.generation.model_dump()}; samples {probe_set.samples}")
+    for note in probe_set.info.get("notes", []):
+        err_console.print(f"[dim]note: {escape(note)}[/]")
+    print(output)
+
+
+def _path(value: Path | None) -> str | None:
+    return None if value is None else str(value)
+
+
+@items_app.command("sample")
+@user_errors
+def items_sample(
+    method: Annotated[str, typer.Argument(help="meddisk, multicog, multifacet or sdak")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="review sheet (CSV) for clinicians")],
+    data: Annotated[str | None, typer.Option(help="a KB file or builtin:en / builtin:zh (the method's default when omitted)")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="as for run: the seeded sample of knowledge points (items per type for sdak)")] = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    setting: Annotated[str | None, typer.Option()] = None,
+    level: Annotated[str | None, typer.Option(help="multicog: low, mid or both (the high level's cases are not reviewed)")] = None,
+) -> None:
+    """Write a review sheet of the questions that `run` with the same options asks."""
+    from medprobe.verification import review_items, review_sheet
+
+    writable_dir(output.parent, "--output")
+    chosen = get_method(method)
+    items = review_items(chosen, chosen.build(BuildOptions(data=data, limit=limit, seed=seed, setting=setting, level=level)))
+    review_sheet(items, output)
+    err_console.print(f"{len(items)} items of {len({i.knowledge_point for i in items})} knowledge points to review")
+    print(output)
+
+
+@items_app.command("apply")
+@user_errors
+def items_apply(
+    sheets: Annotated[list[Path], typer.Argument(help="filled-in review sheets")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="verification file (JSON); verdicts are added to it when it exists")],
+    reviewer: Annotated[str | None, typer.Option(help="reviewer name for rows that give none")] = None,
+) -> None:
+    """Record the verdicts of review sheets in a verification file (for --verified)."""
+    from medprobe.verification import apply_sheets
+
+    writable_dir(output.parent, "--output")
+    document = apply_sheets(sheets, output, reviewer=reviewer)
+    counts = Counter(entry["verdict"] for entry in document["items"].values())
+    err_console.print(f"{len(document['items'])} items with verdicts: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
     print(output)
 
 

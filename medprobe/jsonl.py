@@ -119,7 +119,7 @@ def dumps(record: BaseModel | dict[str, Any]) -> str:
 
 
 @contextmanager
-def replacing(path: str | Path) -> Iterator[TextIO]:
+def replacing(path: str | Path, *, encoding: str = "utf-8", newline: str | None = None) -> Iterator[TextIO]:
     """A text file that takes the place of ``path`` only when the block ends without error, so
     readers (and a resumed run) see the old file or the whole new one, never half of it.
 
@@ -129,7 +129,7 @@ def replacing(path: str | Path) -> Iterator[TextIO]:
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        with tmp.open("x", encoding="utf-8") as handle:
+        with tmp.open("x", encoding=encoding, newline=newline) as handle:
             yield handle
         os.replace(tmp, path)
     except BaseException:

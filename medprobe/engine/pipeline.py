@@ -28,6 +28,7 @@ from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
 from medprobe.records import Message, Probe, Request, Response, RunConfig, request_id
 from medprobe.report.markdown import render_report
+from medprobe.verification import verified_probe_set
 
 PromptStyle = Literal["chat", "completion"]
 
@@ -195,7 +196,7 @@ def run(plan: RunPlan) -> Outcome:
     judge = extraction.judge_model(plan.build.options)
     if judge is not None:
         plan = replace(plan, build=replace(plan.build, options={k: v for k, v in plan.build.options.items() if k != "extractor"}))
-    probe_set = method.build(plan.build)
+    probe_set = verified_probe_set(method, plan.build)
     if judge is not None:
         extraction.check(plan.method, probe_set.probes, reference_compatible=plan.reference_compatible)
         probe_set.info["extraction_judge"] = judge
@@ -358,6 +359,8 @@ def finish(
         # notes of the build or import (e.g. ids an imported result file lacks) before the scorer's
         "notes": [*config.build_info.get("notes", []), *result.notes],
     }
+    if "verification" in config.build_info:
+        summary["verification"] = config.build_info["verification"]
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
     judged = extraction.judgement_records(responses)

@@ -35,6 +35,8 @@ class BuildOptions:
     max_tokens: int | None = None
     #: further method options (``-X key=value``), e.g. a generator or judge model
     options: dict[str, str] = field(default_factory=dict)
+    #: a verification file (``medprobe items apply``): knowledge points with a flagged item are left out
+    verified: str | None = None
 
 
 @dataclass
@@ -116,7 +118,8 @@ class Method(Protocol):
 
     # Optional: ``async def interact(self, probe_set, session) -> None`` drives multi-turn
     # episodes through ``session.ask`` (medprobe.engine.pipeline.Session); without it the engine
-    # asks every probe once.
+    # asks every probe once. ``review_items(self, probes) -> list[ReviewItem]`` gives the questions
+    # clinicians review (medprobe.verification); without it the method's items cannot be verified.
 
 
 def available_methods() -> dict[str, Any]:

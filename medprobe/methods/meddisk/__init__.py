@@ -18,6 +18,7 @@ from rich.table import Table
 from medprobe.aspects import ASPECTS
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.meddisk import review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
 from medprobe.methods.meddisk.instructions import template_hash
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
@@ -26,6 +27,7 @@ from medprobe.metrics.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.records import Probe, Response
 from medprobe.report.markdown import md_table, pct
 from medprobe.report.svg import tier_bars, value_bars
+from medprobe.verification import ReviewItem
 
 METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
 
@@ -67,6 +69,9 @@ class MedDisKMethod:
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
+
+    def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
+        return review.review_items(probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge

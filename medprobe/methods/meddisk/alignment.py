@@ -17,7 +17,6 @@ Items are the scored answers of the MedDisKEval run: dicts with ``id``, ``diseas
 
 from __future__ import annotations
 
-import csv
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import spearmanr
 
+from medprobe import sheets
 from medprobe.errors import MedprobeError
 from medprobe.metrics.grading import (
     ALL_TYPES,
@@ -194,23 +194,9 @@ def _numbered(rows: list[Row]) -> list[Row]:
 
 
 def write_sheet(rows: Sequence[Row], path: str | Path) -> None:
-    """Write the sheet as CSV in UTF-8 with a byte-order mark.
-
-    The BOM makes Excel, which clinicians will use, open Chinese text correctly; without it Excel decodes a
-    CSV in the local code page. :func:`read_sheet` accepts files with or without a BOM. Scores are written
-    with ``repr`` so they round-trip exactly.
-    """
-    with Path(path).open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=SHEET_COLUMNS)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({key: _cell(row.get(key)) for key in SHEET_COLUMNS})
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    return repr(value) if isinstance(value, float) else str(value)
+    """Write the sheet as CSV for clinicians (``medprobe.sheets``: UTF-8 with a byte-order mark, so that
+    Excel opens Chinese text correctly; scores written with ``repr`` so they round-trip exactly)."""
+    sheets.write_sheet(path, SHEET_COLUMNS, rows)
 
 
 def read_sheet(path: str | Path) -> list[Row]:
@@ -219,30 +205,7 @@ def read_sheet(path: str | Path) -> list[Row]:
     Labels become CW/PC/BC (None when blank); scores become floats (None when blank). Extra columns a
     clinician added (comments) are ignored.
     """
-    path = Path(path)
-    if not path.exists():
-        raise MedprobeError("file not found", file=path)
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
-            missing = [c for c in SHEET_COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise MedprobeError(
-                    "missing column",
-                    file=path,
-                    line=1,
-                    field=missing[0],
-                    hint="keep the header row of the written sheet and save as comma-separated 'CSV UTF-8'",
-                )
-            rows, start = [], reader.line_num + 1
-            for raw in reader:
-                rows.append(_parsed_row(raw, path, start))
-                start = reader.line_num + 1
-    except UnicodeDecodeError:
-        raise MedprobeError(
-            "not UTF-8 text", file=path, hint="in Excel, save with 'CSV UTF-8 (Comma delimited)'"
-        ) from None
-    return rows
+    return [_parsed_row(raw, Path(path), line) for line, raw in sheets.read_sheet(path, SHEET_COLUMNS)]
 
 
 def _parsed_row(raw: Mapping[str, str | None], path: Path, line: int) -> Row:

@@ -26,11 +26,12 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import first_record
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
-from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
+from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.verification import ReviewItem
 
 LEVELS = ("low", "mid", "high")
 LOWMID = GenerationParams(temperature=0.0, max_tokens=50, stop=["\n\nQuestion"])
@@ -175,6 +176,10 @@ class MultiCogMethod:
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         probes, responses, info = import_raw(path, options.name, options.repeats, release=options.data)
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
+
+    def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
+        """Low and mid level questions; the dialogue cases of the high level are not reviewed."""
+        return review.review_items(probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 2): normalized accuracy per level."""

@@ -18,13 +18,14 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
-from medprobe.methods.multifacet import raw, release
+from medprobe.methods.multifacet import raw, release, review
 from medprobe.methods.multifacet.from_kb import build_kb_questions
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
 from medprobe.methods.multifacet.templates import template_hash
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.verification import ReviewItem
 
 #: keeps a completion-style model from running on into the next example. Nothing stops at a blank
 #: line: chat models often put the answer after one ("**Answer**\n\nC"); strict reading takes the
@@ -88,6 +89,9 @@ class MultifacetMethod:
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         return raw.import_raw(path, options)
+
+    def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
+        return review.review_items(probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""

@@ -23,6 +23,7 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
+from medprobe.methods.sdak import review
 from medprobe.methods.sdak.build import DEFAULT_RUNS, SETTINGS, build_probes
 from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
@@ -30,6 +31,7 @@ from medprobe.methods.sdak.score import score as score_responses
 from medprobe.metrics.sdak import ERROR_TYPES
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.verification import ReviewItem
 
 SAMPLING = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05, max_tokens=128, stop=STOP)
 ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation",
@@ -72,6 +74,9 @@ class SdakMethod:
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         return score_responses(probes, responses, options)
+
+    def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
+        return review.review_items(probes)
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(
