@@ -74,7 +74,7 @@ PLACES = frozenset({
     "北京", "上海", "广州", "深圳", "香港", "台湾", "广东", "广西", "云南", "四川", "新疆", "西藏", "华南", "华北", "江南",
     "africa", "asia", "europe", "america", "north america", "south america", "japan", "china", "india", "usa",
     "united states", "new york", "london", "paris", "canada", "australia", "mexico", "brazil", "egypt",
-    "mediterranean region", "middle east",
+    "mediterranean region", "middle east", "southeast asia",
 })
 _PLACE_NAME = re.compile(r"^[\u4e00-\u9fff]{1,5}(国|洲|省|市|县)$")
 #: everyday words with no medical sense that scraped graphs pick up from sentences
