@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures import write_tiny_kb
+from fixtures import tiny_kb_records
 from test_cli import flat, invoke
 
 from medprobe.jsonl import read_json, read_records
@@ -53,9 +53,20 @@ def build(tmp_path: Path, method: str, kb: Path, *extra: str) -> tuple[list[Prob
     return read_records(out, Probe), flat(result.stderr)
 
 
+DRUGS = ["aspirin", "metformin", "insulin", "warfarin", "heparin", "ibuprofen", "prednisone", "amoxicillin"]
+
+
 @pytest.fixture
 def kb(tmp_path: Path) -> Path:
-    return write_tiny_kb(tmp_path / "kb.jsonl", n=24)
+    """24 made-up diseases with four symptoms and three medications each (no departments: diseases
+    sharing one are too close to lend each other distractors)."""
+    records = tiny_kb_records(24)
+    for i, record in enumerate(records):
+        record["aspects"]["medications"] = [DRUGS[(i + k) % len(DRUGS)] for k in range(3)]
+        del record["aspects"]["departments"]
+    path = tmp_path / "kb.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
 
 
 def test_the_sheet_has_instructions_and_one_row_per_distinct_question(tmp_path: Path, kb: Path) -> None:
@@ -168,7 +179,7 @@ def test_run_reports_reviewed_and_dropped_items(tmp_path: Path, kb: Path) -> Non
 def test_sdak_a_flagged_claim_drops_both_claims_in_every_run(tmp_path: Path, kb: Path) -> None:
     rows = sample(tmp_path, "sdak", kb, "sheet.csv", "--limit", "3")
     assert any(r["question"].startswith("People with test disease") for r in rows)  # symptoms
-    assert any(" is treated in " in r["question"] for r in rows)  # departments
+    assert any(r["question"].startswith(tuple(d.capitalize() for d in DRUGS)) for r in rows)  # medications
     assert {r["key"] for r in rows} == {"true"} and {r["options"] for r in rows} == {""}
     assert len(rows) == len({r["item_id"] for r in rows}) == 6  # three per type, each once
     apply(tmp_path, write_rows(tmp_path / "a.csv", mark(rows, {0: "wrong"})))

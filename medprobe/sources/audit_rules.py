@@ -8,6 +8,7 @@ structural tests (what a value is made of, where it starts and ends, what it sha
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from functools import lru_cache
@@ -103,8 +104,8 @@ _GENERIC_SUFFIXES = ("检查", "检测", "测定", "试验", "治疗", "疗法",
 _FILLER_EN = frozenset({"of", "the", "a", "an", "and", "or", "in", "on", "with", "to", "type", "form", "due", "syndrome", "disease"})
 _ROMAN = re.compile(r"^[ivxl]+$")
 _WORD = re.compile(r"[a-z0-9_]+")
+_NOT_PLURAL = ("ss", "is", "us", "ys")
 NAME_RATIO = 90.0
-TOKEN_VARIANT_RATIO = 85.0
 
 
 @lru_cache(maxsize=1 << 18)
@@ -245,19 +246,24 @@ def restates(text: str, names: list[str], language: str) -> str | None:
 
 
 def _same_word(word: str, name_word: str) -> bool:
-    """Equal, a spelling or ending variant (prognathia/prognathism), or the tail of a compound name word
-    (sarcoma/liposarcoma)."""
+    """Equal, the same stem with another ending (prognathia/prognathism: at least five letters in common,
+    endings of at most three letters, one of them at most two), or the tail of a compound name word
+    (sarcoma/liposarcoma). Words that differ inside or in a longer ending (arthritis/arteritis,
+    spondylolysis/spondylosis, hepatomegaly/hepatic) are other words."""
     if word == name_word:
         return True
     if len(word) < 5:
         return False
-    return name_word.endswith(word) or fuzz.ratio(word, name_word) >= TOKEN_VARIANT_RATIO
+    common = len(os.path.commonprefix([word, name_word]))
+    endings = sorted((len(word) - common, len(name_word) - common))
+    return name_word.endswith(word) or (common >= 5 and endings[1] <= 3 and endings[0] <= 2)
 
 
 @lru_cache(maxsize=1 << 18)
 def _words(text: str) -> tuple[str, ...]:
-    """Lower-case words with a plural -s dropped, so that 'fingernails' and 'fingernail' are one word."""
-    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.casefold()))
+    """Lower-case words with a plural -s dropped, so that 'fingernails' and 'fingernail' are one word
+    (not the -s of -ss, -is, -us, -ys: spondylosis, stenosis)."""
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(_NOT_PLURAL) else w for w in _WORD.findall(text.casefold()))
 
 
 @lru_cache(maxsize=1 << 18)
