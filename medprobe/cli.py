@@ -319,7 +319,7 @@ def kb_build(
     kind_of, related = builtin_relations(kb.language)
     audit = audit_kb(kb, kind_of=kind_of, related=related)
     record = record_audit(audit, path)
-    err_console.print(f"{len(kb.diseases)} diseases; audit recorded in {record}: {_audit_line(audit.to_dict()['checks'])}")
+    err_console.print(escape(f"{len(kb.diseases)} diseases; audit recorded in {record}: {_audit_line(audit.to_dict()['checks'])}"))
     print(path)
 
 
