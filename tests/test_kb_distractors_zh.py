@@ -1,6 +1,7 @@
 """Distractors (issue 9): for Chinese KBs never another spelling or a hedged form of one of the
 disease's own entities (轻度食欲下降 beside 食欲不振); in any KB never an entity so common among
-the aspect's diseases that an unlisted one may well be right."""
+the aspect's diseases that an unlisted one may well be right, nor one of a disease that shares a
+department with it."""
 
 from __future__ import annotations
 
@@ -39,3 +40,21 @@ def test_entities_many_diseases_share_are_never_distractors() -> None:
     for seed in range(20):
         assert sorted(distractors(entry, kp, random.Random(seed), n=5)) == sorted(UNRELATED)
 
+
+
+def test_entities_of_diseases_sharing_a_department_are_never_distractors() -> None:
+    """甘草酸二铵 belongs to another liver disease: for hepatitis B it may well be right."""
+    own = Disease(id="D:0", name="慢性乙型肝炎", language="zh",
+                  aspects={"medications": ["恩替卡韦", "干扰素", "替诺福韦"], "departments": ["消化内科"]})
+    liver = Disease(id="D:1", name="药物性肝损伤", language="zh", aspects={"medications": ["甘草酸二铵"], "departments": ["消化内科"]})
+    others = [
+        Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"medications": [drug], "departments": [dept]})
+        for i, (drug, dept) in enumerate(zip(["阿托品", "布洛芬", "氯雷他定", "阿莫西林", "甲硝唑", "左甲状腺素", "奥美拉唑", "二甲双胍", "华法林"],
+                                             ["眼科", "骨科", "皮肤科", "耳鼻喉科", "口腔科", "内分泌科", "胃肠外科", "肾内科", "心内科"], strict=True), start=2)
+    ]
+    kb = KnowledgeBase(name="t", diseases=[own, liver, *others])
+    kp = next(kb.knowledge_points(aspects=["medications"]))
+    entry = index_kb(kb, {"medications"})["medications"]
+    for seed in range(20):
+        picked = distractors(entry, kp, random.Random(seed), n=10)
+        assert "甘草酸二铵" not in picked and len(picked) == 9

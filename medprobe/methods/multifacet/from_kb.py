@@ -8,7 +8,8 @@ ten ways with four options (A-D):
   TFQ  one entity, associated with the disease with probability 1/2, and the negated statement.
 Distractors are entities of the same aspect from other diseases, excluding entities the KB links
 to this disease, their near-synonyms (fuzzy token match) and entities of closely related
-diseases (those sharing at least half of this disease's entities for the aspect), so that a
+diseases (those sharing at least half of this disease's entities for the aspect, or one of its
+departments, where the KB lists departments), so that a
 "wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
 check (``ONTOLOGY_RELATED``: HPO for English), a candidate that is one of the disease's entities
 under another name, or generalises or specialises one ("Abnormal penis morphology" beside
@@ -47,7 +48,9 @@ ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": relat
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
 NONSPECIFIC_SHARE = 0.02
-NONSPECIFIC_MIN = 20
+NONSPECIFIC_MIN = 10
+#: two diseases that share a department are related, unless at least this share of the diseases have it
+BROAD_DEPARTMENT = 0.2
 
 
 def _norm(text: str) -> str:
@@ -57,16 +60,28 @@ def _norm(text: str) -> str:
 @dataclass
 class AspectIndex:
     """For one aspect: every distinct entity (display form and normalized form), which diseases
-    own each normalized entity, and each disease's normalized set."""
+    own each normalized entity, and each disease's normalized set; and every disease's departments
+    (the same for all aspects)."""
 
     values: list[str] = field(default_factory=list)
     norms: list[str] = field(default_factory=list)
     owners: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     sets: dict[str, set[str]] = field(default_factory=dict)
+    departments: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+def _departments(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
+    """Each disease's departments, leaving out those that BROAD_DEPARTMENT of the diseases share
+    (in a KB of one specialty, its department says nothing about which diseases are alike)."""
+    listed = {d.id: frozenset(map(_norm, d.values("departments"))) for d in kb.diseases}
+    counts = Counter(dept for depts in listed.values() for dept in depts)
+    broad = {dept for dept, n in counts.items() if n >= BROAD_DEPARTMENT * sum(1 for depts in listed.values() if depts)}
+    return {disease: depts - broad for disease, depts in listed.items()}
 
 
 def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
-    index: dict[str, AspectIndex] = defaultdict(AspectIndex)
+    departments = _departments(kb)
+    index: dict[str, AspectIndex] = defaultdict(lambda: AspectIndex(departments=departments))
     for disease in kb.diseases:
         for key in aspects:
             values = disease.values(key)
@@ -93,13 +108,15 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     Candidates are drawn uniformly from the aspect's distinct entities and rejected when the
     disease has them, when they are common to many diseases, when they are near-synonyms of its
     entities, when the language's ontology or spelling check relates them to one of its
-    entities, or when any disease owning them is closely related
-    (shares at least RELATED_OVERLAP of the smaller entity set).
+    entities, or when any disease owning them is closely related (shares at least
+    RELATED_OVERLAP of the smaller entity set, or a department: 甘草酸二铵, a drug of other liver
+    diseases, is no safe wrong answer for hepatitis B).
     Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
     even for phenotypes shared by thousands of diseases.
     """
     disease_id = kp.meta["disease_id"]
     own = entry.sets[disease_id]
+    mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
@@ -107,7 +124,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     def is_related(other: str) -> bool:
         if other not in related:
             theirs = entry.sets[other]
-            related[other] = len(own & theirs) / min(len(own), len(theirs)) >= RELATED_OVERLAP
+            shared = len(own & theirs) / min(len(own), len(theirs))
+            related[other] = shared >= RELATED_OVERLAP or not mine.isdisjoint(entry.departments.get(other, ()))
         return related[other]
 
     picked: list[str] = []
