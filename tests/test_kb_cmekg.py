@@ -11,7 +11,7 @@ import pytest
 from medprobe.methods.multifacet.from_kb import build_kb_questions, distractors, index_kb
 from medprobe.sources.builtin import resolve_kb
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS
-from medprobe.sources.cmekg_values import canonical, finding_kind, merge_near_duplicates, near_key, parts
+from medprobe.sources.cmekg_values import canonical, finding_kind, merge_near_duplicates, near_key, parts, related_to_any
 from medprobe.sources.cmekg_vocab import default_vocabulary, substance
 from medprobe.sources.kb import Disease, KnowledgeBase
 from medprobe.sources.kb_cmekg import build_cmekg_kb, disease_subjects
@@ -215,7 +215,7 @@ def _lists(kb: KnowledgeBase) -> list[tuple[Disease, str, list[str]]]:
 
 def test_chinese_fills_ten_aspects_for_500_diseases(zh: KnowledgeBase) -> None:
     filled = Counter(key for disease in zh.diseases for key in disease.aspects)
-    assert len(zh.diseases) > 6000
+    assert len(zh.diseases) > 5500
     assert sum(1 for n in filled.values() if n >= 500) >= 10, filled
 
 
@@ -262,8 +262,8 @@ def test_no_fever_among_the_wrong_options_of_leukaemia_and_no_appetite_loss_for_
     index = index_kb(zh, {"associated_symptoms"})["associated_symptoms"]
     kps = {kp.disease: kp for kp in zh.knowledge_points(aspects=["associated_symptoms"]) if kp.disease in ("肝硬化", "急性淋巴细胞白血病")}
     for seed in range(30):
-        for disease, words in (("肝硬化", ("食欲",)), ("急性淋巴细胞白血病", ("发热", "发烧"))):
+        for disease, finding in (("肝硬化", "食欲下降"), ("急性淋巴细胞白血病", "发烧")):
             picked = distractors(index, kps[disease], random.Random(seed), n=6)
-            assert len(picked) == 6 and not any(w in p for p in picked for w in words)
+            assert len(picked) == 6 and not any(related_to_any(p, [finding]) for p in picked)
     built = build_kb_questions(zh, seed=0, limit=10)
     assert not any("发烧" in demo.text for demos in built.demos.values() for demo in demos)

@@ -31,6 +31,7 @@ MANY_SHARE = 0.1
 _COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=..)|[+＋±]")
 _ROUTE = re.compile(r"^(一种|某种|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_PHRASE = re.compile(r"注射|持续|周围|使用|应用|服用|给予|治疗")
 
 #: value -> why the builder's general filters drop it (placeholder, fragment, sentence, own name), or None
 Rejection = Callable[[str], str | None]
@@ -77,6 +78,8 @@ class Medications:
             return "no Chinese name (a gene, a code)"
         if "疫苗" in name:
             return "vaccine"
+        if _PHRASE.search(name):
+            return "a phrase, no drug name"
         kind = self.vocabulary.kind(name)
         if kind in NON_ENTITY_KINDS or (not product and kind not in ("drug", "herb")):
             return f"not a drug ({kind or 'unknown term'})"

@@ -22,10 +22,19 @@ from functools import cache
 _SEPARATORS = re.compile(r"[、，,；;。]|(?<=[\u4e00-\u9fff])[/／](?=[\u4e00-\u9fff])")
 _LABEL = re.compile(r"^[^：:]{1,6}[：:]")
 _ASIDE = re.compile(r"[（(][^）)]*[）)]|[（）()]")
-_LEADING = re.compile(r"^(常伴有|常伴|伴有|伴|并发|以及|或|及|和|与|如|特别是|尤其是|尤以)")
-_TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等)$")
-#: words that say how often or how strongly, not what: 轻度食欲下降 is 食欲下降
-_HEDGES = re.compile(r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时)")
+#: words that lead into an entity in a sentence: connectives, "then", "mostly", "in some patients"
+_LEADING = re.compile(
+    r"^(常伴有|常伴|伴有|伴|常并发|并发|以及|或|及|和|与|如|特别是|尤其是|尤以|始则|继而|继之|继则|继有|继以|以|即|则|而|且|并|亦|"
+    r"在|为|从|其次为|其次是|其中|体征有|症状有|有些有|有些|部分患者有|部分病例有|部分患者|部分有|多数患者有|多数|"
+    r"少数患者|少数病例有|少数有|常见症状为|常见|常诉|常感|常发|常有|主要为|主要是|主要在|最初有|最后|最常见|呈现|呈|"
+    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常)+"
+)
+_TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等|以|而)$")
+#: words that say how often, how strongly or how widely, not what: 轻度食欲下降 is 食欲下降, 疼痛剧烈 is 疼痛
+_HEDGES = re.compile(
+    r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时|全身|周身|严重|重度|剧烈|持续性|持续|反复|急性|慢性)|"
+    r"(剧烈|明显|加重|加剧|较重|严重)$"
+)
 #: conjunctions inside one value: "多食和体重减轻" is two symptoms
 CONJUNCTIONS = re.compile(r"(?<=..)(?:和|及|与|或|并|伴)(?=..)")
 
@@ -34,7 +43,10 @@ SYMPTOM_SPELLINGS: dict[str, str] = {
     "发烧": "发热", "紫绀": "发绀", "食欲不振": "食欲减退", "食欲下降": "食欲减退", "食欲低下": "食欲减退",
     "食欲差": "食欲减退", "胃纳差": "食欲减退", "纳差": "食欲减退", "浮肿": "水肿", "头疼": "头痛", "腹疼": "腹痛",
     "吐血": "呕血", "心慌": "心悸", "咯痰": "咳痰", "瘙痒症": "瘙痒", "肝脏肿大": "肝肿大", "脾脏肿大": "脾肿大",
+    "吐泻": "呕吐腹泻",
 }
+#: whole symptoms that are one (the fatigue words), rewritten only when they are the entire value
+SYMPTOM_SYNONYMS: dict[str, str] = {word: "乏力" for word in ("疲乏", "疲乏力", "疲乏无力", "疲劳", "疲倦", "倦怠", "疲劳乏力")}
 _SPELLING = re.compile("|".join(sorted(SYMPTOM_SPELLINGS, key=len, reverse=True)))
 #: test names that are one examination (胸片, CXR and 胸部X线摄影 are all a chest X-ray)
 _TEST_SPELLINGS = {"胸片": "胸部X线", "CXR": "胸部X线", "胸部平片": "胸部X线", "B型超声": "B超", "磁共振": "MRI", "核磁共振": "MRI"}
@@ -68,8 +80,9 @@ def parts(value: str, *, conjunctions: bool = False) -> list[str]:
     """The entity names in one raw value: a "标签：" label and parenthesised asides removed, split
     at list punctuation (and at 和/及/与/或/并/伴 when ``conjunctions``), connectives trimmed
     ("伴高热" -> 高热, "发热等" -> 发热)."""
-    text = _ASIDE.sub("", _LABEL.sub("", value))
-    pieces = [p for chunk in _SEPARATORS.split(text) for p in (CONJUNCTIONS.split(chunk) if conjunctions else [chunk])]
+    text = _ASIDE.sub("", value)
+    chunks = [_LABEL.sub("", chunk) for chunk in _SEPARATORS.split(text)]
+    pieces = [p for chunk in chunks for p in (CONJUNCTIONS.split(chunk) if conjunctions else [chunk])]
     return [trimmed for p in pieces if (trimmed := trim(p))]
 
 
@@ -80,10 +93,12 @@ def trim(part: str) -> str:
 
 def canonical(symptom: str) -> str:
     """The KB's spelling of a symptom: hedges dropped, synonyms rewritten (轻度食欲下降 -> 食欲减退,
-    发烧 -> 发热), so that one symptom is one string across all diseases."""
-    bare = _HEDGES.sub("", symptom)
+    发烧 -> 发热, 疼痛剧烈 -> 疼痛), so that one symptom is one string across all diseases (and a
+    common one is seen to be common)."""
+    bare = _HEDGES.sub("", _HEDGES.sub("", symptom))
     bare = bare if len(bare) >= 2 else symptom
-    return _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare)
+    spelled = _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare)
+    return SYMPTOM_SYNONYMS.get(spelled, spelled)
 
 
 def near_key(value: str) -> str:
@@ -137,4 +152,10 @@ def related_to_any(candidate: str, own: Iterable[str]) -> bool:
     (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力): the two compared
     after ``canonical`` and ``near_key``, equal or one inside the other."""
     key = _comparable(candidate)
-    return any(key == other or (min(len(key), len(other)) >= 2 and (key in other or other in key)) for other in map(_comparable, own))
+    return any(_overlap(key, other) for other in map(_comparable, own))
+
+
+def _overlap(a: str, b: str) -> bool:
+    """One key inside the other; a one-character key only at the start (腕 of 腕关节, not 心 of 恶心)."""
+    short, long = sorted((a, b), key=len)
+    return short in long if len(short) >= 2 else long.startswith(short)

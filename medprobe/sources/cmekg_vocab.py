@@ -52,7 +52,7 @@ PLACE_PREDICATES = ("分布区域", "多发地区")
 SYMPTOM_USES = 3
 
 _UNIT = re.compile(r"(?i)(mg|g|kg|μg|ug|ng|ml|l|dl|mmol|μmol|umol|mol|mmhg|kpa|cm|mm|iu|u|%|bpm|次/分)")
-_MEASUREMENT = re.compile(r"\d.*([<>＜＞≤≥≦≧%％℃°]|mg|ml|mmol|mmHg|cm|mm|kg|次|岁|天|周|月|年|小时|分钟|倍)|[<>＜＞≤≥≦≧]\s*\d|^[\d.～~\-—]+$")
+_MEASUREMENT = re.compile(r"\d.*([<>＜＞≤≥≦≧%％℃°]|mg|ml|mmol|mmHg|cm|mm|kg|次|岁|天|周|月|年|小时|分钟|倍|个)|[<>＜＞≤≥≦≧]\s*\d|^[\d.～~\-—]+$")
 _PLACE_SUFFIX = re.compile(r"(国|省|市|州|洲|县|地区|国家|沿海)$")
 _PLACE_TRIM = re.compile(r"(等地|等地区|地区|北部|南部|东部|西部|中部|以南各地|各地|大部分地区)$")
 _POPULATION = re.compile(
@@ -77,7 +77,7 @@ _TREATMENT = re.compile(
     r"热敷|光凝|冷凝|电切|电凝)$|"
     r"^(控制|预防|防治|防止|避免|戒|限|补[液钾钠钙镁铁充]|纠正|抗|止|镇|降低|改善|减轻|减少|增加|保持|维持|去除|清除|"
     r"消除|促进|缓解|应用|使用|给予|口服|静脉(注射|滴注|输)|注射|输(血|液|注|入)|吸氧|卧床|积极|及时|尽早|定期|保护|"
-    r"根除|停用|调整|加强|心理|物理|对症)"
+    r"根除|停用|调整|加强|心理|物理|对症)(?=.)"
 )
 #: endings only drugs have, checked before the finding words (镇痛药, 低分子量肝素, 高血糖素 are drugs)
 _DRUG_CLASS = re.compile(r"(药|药物|剂|素|霉素|西林|沙星|单抗|替尼|碱)$")
@@ -87,7 +87,7 @@ _FINDING = re.compile(
     r"脓|积液|黄疸|发绀|紫绀|苍白|乏力|无力|疲|倦|晕|昏|厥|抽搐|惊厥|痉挛|震颤|瘫|麻痹|萎缩|增大|肥大|肥胖|消瘦|"
     r"体重.*[减降增下]|食欲|纳差|厌食|失眠|嗜睡|烦躁|焦虑|抑郁|幻|妄想|障碍|困难|异常|不适|不良|减退|下降|减低|减少|增多|增高|"
     r"升高|降低|亢进|受限|丧失|缺失|消失|模糊|流涕|鼻塞|耳鸣|耳聋|心悸|胸闷|气短|气促|气急|急促|啰音|杂音|压痛|"
-    r"叩痛|征|阳性|反射|增厚|僵|挛缩|跛|闭经|尿频|尿急|尿少|少尿|多尿|无尿|多饮|多食|口干|口渴|脱发|色素沉着|过速|过缓|"
+    r"叩痛|(?<!综合)征|阳性|反射|增厚|僵|挛缩|跛|闭经|尿频|尿急|尿少|少尿|多尿|无尿|多饮|多食|口干|口渴|脱发|色素沉着|过速|过缓|"
     r"不齐|失常|紊乱|失调|红斑|休克|迟缓|迟钝|失语|复视|畏光|流泪|充盈|怒张|隆起|突出|凹陷|变形|畸形|溃疡|"
     r"失禁|潴留|视野|血症$|不平|^(高|低)|^缺(钠|钾|钙|镁|铁|血|氧)"
 )
@@ -96,7 +96,14 @@ _FINDING = re.compile(
 _NOT_A_FINDING = re.compile(
     r"^(呼吸|吞咽|运动|视力|听力|排便|排尿|行走|咀嚼|活动|感觉|脉搏|体温|血压|心率|意识|智力|睡眠|饮食|月经|发育|生长|"
     r"语言|记忆|视物|张口|体重|年龄|病史|病程|妊娠|位置|形状|大小|部位|性别|症状|体征|体检|好发群体|起病急|反复发作|"
-    r"大小不一|轻度|中度|重度|表面光滑|质软|圆形|椭圆形|饮酒|酗酒|吸烟|受凉|劳累|敏感|移位|内收|.{0,2}色)$"
+    r"大小不一|轻度|中度|重度|表面光滑|质软|圆形|椭圆形|饮酒|酗酒|吸烟|受凉|劳累|敏感|移位|内收|.{0,2}色|紧张|兴奋|粗糙|热|"
+    r"干燥|质硬|光滑|柔软|坚实|坚硬|饱满|变硬|变厚|变薄|增粗|扩大|量多|量少|水|脂肪|思维|行为|情绪|情感|智能|地点|计算力|"
+    r"计算|数量|程度|方向|关系|工作|劳动|穿衣|书写|站立|下蹲|弯腰|跑步|饮水|消化|听|上|中|下|下腹|胸背|口周|锁骨上|足底|"
+    r"足缘|鼻梁|口角|颞|胸锁|阴毛|胡须|乳汁|浆液|黏液|分泌物|眼位|眼球运动|查体|无|发病年龄|外伤史|易复发|反复|起病急骤|"
+    r"起病隐匿|起病缓慢|发病急|病程较长|早期无症状|可无症状|无症状|无明显症状|早期无自觉症状|疾病危害|对称分布|散在|"
+    r"境界不清|境界清楚|边界不清|边界清楚|界限清楚|潮湿|寒冷|受寒|过劳|产后|分娩|浸润|破坏|压迫|攻击|被害|夸大|红|发白|"
+    r"局部红|关节红|电解质|剂量|多发群体|减少|增多|升高|降低|下降|异常|增加|减低|亢进|障碍|困难|不良|不全|受限|改变|病变|"
+    r"[IVX]+度?|.+(特点|特征|情况|性质|范围))$"
 )
 _DISEASE = re.compile(
     r"(病|症|炎|癌|瘤|综合征|综合症|感染|中毒|骨折|脱位|损伤|损害|伤|缺损|缺如|结石|梗死|梗塞|栓塞|衰竭|硬化|狭窄|闭锁|"
@@ -109,10 +116,11 @@ _DRUG = re.compile(
     r"阻滞剂|阻断剂|单抗|抗体|替尼|洛尔|地平|西平|普利|沙坦|他汀|格列奈|疫苗|干扰素|激素|类固醇|球蛋白|酶|肽|苷|汀|碘|"
     r"嘌呤|嘧啶|环素|米松|尼松|泊苷|铂|芬|卡因|西泮|唑仑)$|^头孢|^格列"
 )
-_BODY = re.compile(
-    r"(部|脏|腺|管|道|膜|骨|肌|腱|韧带|关节|系统|腔|窦|神经|动脉|静脉|血管|器官|组织|细胞|皮肤|椎|叶|窝|瓣|"
-    r"^[心肝脾肺肾胃肠脑眼耳鼻口舌牙唇咽喉颈胸腹背腰臀手足指趾腿臂肩肘腕膝踝髋骨乳]{1,2})$"
+_BODY_END = re.compile(
+    r"(部|脏|腺|管|道|膜|骨|肌|腱|韧带|关节|系统|腔|窦|神经|动脉|静脉|血管|器官|组织|细胞|皮肤|椎|叶|窝|瓣|周围|附近|内侧|外侧|"
+    r"上方|下方)$"
 )
+_BODY = re.compile(r"^[心肝脾肺肾胃肠脑眼耳鼻口舌牙唇咽喉颈胸腹背腰臀手足指趾腿臂肩肘腕膝踝髋骨乳]{1,2}$")
 _SEPARATOR = re.compile(r"[、，,；;。]")
 _CONNECTED = re.compile(r"[、，,；;和及与或]")
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
@@ -126,6 +134,7 @@ _PRODUCT_SUFFIXES = tuple(sorted((
     "混悬液", "口服混悬液", "口服液", "口服溶液", "糖浆", "干糖浆", "注射液", "氯化钠注射液", "葡萄糖注射液", "滴眼液",
     "滴耳液", "滴鼻液", "眼膏", "乳膏", "软膏", "凝胶", "眼用凝胶", "栓", "喷雾剂", "鼻喷雾剂", "气雾剂", "吸入剂",
     "吸入气雾剂", "粉雾剂", "贴剂", "搽剂", "洗剂", "溶液", "滴剂", "滴丸", "胶丸", "酊", "散", "丸", "治疗", "疗法",
+    "注射剂", "鼻气雾剂", "鼻用喷雾剂", "吸入粉雾剂", "口腔喷雾剂",
 ), key=len, reverse=True))
 _SALTS = ("盐酸", "醋酸", "硫酸氢", "硫酸", "乳酸", "马来酸", "枸橼酸", "甲磺酸", "磷酸", "重酒石酸", "酒石酸", "富马酸",
           "氢溴酸", "乳糖酸", "甲苯磺酸", "苯磺酸", "门冬氨酸", "丙酸", "琥珀酸", "硝酸", "硬脂酸")
@@ -206,7 +215,8 @@ class Vocabulary:
     def _kind(self, text: str) -> str | None:
         """Checked in this order, first answer wins: not a name, unit, population (40岁以下女性 too),
         measurement, place, department; a drug, herb or test subject; the name patterns of procedures, treatments
-        (控制感染: the verb makes it one), tests, findings, diseases and organisms; a drug substance
+        (控制感染: the verb makes it one), tests, disease subjects named as diseases (肌萎缩侧索硬化),
+        findings, diseases and organisms; a drug substance
         the graph names (a product or its 通用名 without the dosage form); a site the graph names; the
         drug pattern; a symptom by usage (not 呼吸, 病程, 圆形: no finding); a disease subject; the
         body-part pattern.
@@ -238,6 +248,8 @@ class Vocabulary:
             return "treatment"
         if _TEST.search(name):
             return "test"
+        if subject == "disease" and _DISEASE.search(name):
+            return "disease"
         if _FINDING.search(name):
             return "symptom"
         if _DISEASE.search(name):
@@ -246,7 +258,7 @@ class Vocabulary:
             return "organism"
         if name in self.drug_names:
             return "drug"
-        if name in self.sites:
+        if name in self.sites or _BODY_END.search(name):
             return "body part"
         if _DRUG.search(name):
             return "drug"
@@ -295,7 +307,7 @@ def substance(product: str) -> str:
     for ester in _ESTERS:
         if name.endswith(ester) and len(name) - len(ester) >= 3:
             return name[: -len(ester)]
-    if name[-1:] in ("钠", "钾") and len(name) >= 4 and name[-2] not in "酸氢化":
+    if name[-1:] in ("钠", "钾") and len(name) >= 4 and name[-2] not in "酸氢化二三":
         return name[:-1]
     return name
 

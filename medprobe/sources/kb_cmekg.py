@@ -7,7 +7,8 @@ among symptoms, a body part among sites, a department among departments, a drug 
 
 Which subjects are diseases
     Those with a disease predicate (常见症状, 就诊科室, ICD10, …) and none of a drug, herb or
-    examination (``cmekg_vocab.is_disease_subject``); the ones that keep a symptom become diseases.
+    examination (``cmekg_vocab.is_disease_subject``), unless the name is a test's or a treatment's
+    (卵巢检查, 膝关节分离试验); the ones that keep a symptom become diseases.
 
 Predicates -> aspects (``ASPECT_PREDICATES``, ``EXTRA_PREDICATES``; ``ACCEPTED`` the kinds kept)
     常见症状 -> primary_symptoms; 相关症状, 临床症状及体征 -> associated_symptoms, minus the primary
@@ -27,21 +28,25 @@ Predicates -> aspects (``ASPECT_PREDICATES``, ``EXTRA_PREDICATES``; ``ACCEPTED``
 Filters, in order, on every part of every enumerated value (``build_cmekg_kb(noise=Counter())``
 counts them; the README gives the counts on the full graph):
     parts        a "标签：" prefix and (asides) cut off, values split at 、，；。 and at / between
-                 Chinese characters (never in "mg/dL"), leading 伴/如/… and trailing 等… trimmed;
-                 symptoms also split at 和/及/与/或 when every piece is a symptom (多食和体重减轻)
+                 Chinese characters (never in "mg/dL"), leading words of a sentence (伴, 如, 继之,
+                 其次为, 部分患者有, …) and trailing 等… trimmed; symptoms and sites also split at
+                 和/及/与/或 when every piece is one (多食和体重减轻, 肝脾及淋巴结)
     spelling     symptoms: hedges dropped and one spelling per symptom (轻度食欲下降 -> 食欲减退,
                  发烧 -> 发热, ``cmekg_values.SYMPTOM_SPELLINGS``)
     moved        symptoms that are lab or imaging results go to the examination findings
     placeholder  无, 不详, 其他, 病因不明, section headers, 手术 as an operation
-    fragment     one character (except sites: 眼, 肺), or no letter at all
+    fragment     one character (except sites: 眼, 肺), no letter at all, or a dangling 样/性/状
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
     own name     the disease's name or synonym, or for symptoms and diseases a value containing it
-    negated      a negative finding: 无/未 + a known symptom (无压痛)
+    negated      a negative or rare finding: 无/未 + a known symptom (无压痛), 很少发热, 常无瘙痒
     kind         an entity of another kind, or of none: places (纽约和日本), people (小儿), units,
                  measurements, and medical terms of the wrong kind (肺炎 is no symptom)
-    landmark     结节 among the symptoms of a fracture or dislocation: the bony tubercle the
-                 graph's linker cut out of 舟骨结节 or 肱骨大结节
+    vague        symptoms: a category (肺部体征, 胃肠道症状)
+    one-off      symptoms: longer than ``ONE_OFF_LENGTH`` and named by no other disease, a
+                 description cut out of a sentence (皮疹数目一至数百个不)
+    landmark     结节 among the symptoms of a fracture, dislocation or conduction block: the
+                 tubercle or node the graph's linker cut out of 舟骨结节, 肱骨大结节 or 房室结
     duplicate    the same value twice, or another spelling of one (``cmekg_values.near_key``: 胸片
                  and 胸部 X 线检查; 不适 and 全身不适; 肺 and 肺部), of which the shorter is kept
 """
@@ -56,14 +61,21 @@ from itertools import islice
 from typing import Any
 
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS, Medications
-from medprobe.sources.cmekg_values import CONJUNCTIONS, canonical, finding_kind, merge_near_duplicates, parts
+from medprobe.sources.cmekg_values import (
+    CONJUNCTIONS,
+    canonical,
+    finding_kind,
+    merge_near_duplicates,
+    parts,
+    trim,
+)
 from medprobe.sources.cmekg_vocab import Graph, Vocabulary, disease_named, disease_subjects, load_cmekg_graph
 from medprobe.sources.kb import AspectValue, Disease
 
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 2
+VERSION = 3
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -152,14 +164,28 @@ RULES: dict[str, _Rules] = {
 _DEFAULT_RULES = _Rules()
 
 _UNKNOWN = re.compile(r"(病因|原因|发病机制)?(目前)?(尚|仍)?(不|未)(完全|甚)?(详|明|清)(确|了|楚)*")
-_CLAUSE = re.compile(r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证")
+_CLAUSE = re.compile(
+    r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证|"
+    r"进展为|发展为|迅速|逐渐|次之|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
+)
+#: an adjective, or a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨)
+_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症]|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
+#: a finding the source says is rare or absent (很少发热, 常无瘙痒, 腋窝淋巴结不肿大): no finding of the disease
+_RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累)")
+#: a category, not a finding (肺部体征, 胃肠道症状)
+_VAGUE = re.compile(r"(体征|症状|表现)$")
+#: a symptom longer than this that no other disease names is a description cut from a sentence
+ONE_OFF_LENGTH = 6
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_INJURY = re.compile(r"(骨折|脱位)$")
+#: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
+_NOT_A_DISEASE = re.compile(r"(检查|试验|测定|监测|造影|术|疗法|治疗)$")
+#: diseases of structures whose names hold 结节 or 结 (舟骨结节, 肱骨大结节, 房室结)
+_LANDMARK_DISEASES = re.compile(r"(骨折|脱位|传导阻滞)$")
 _PLACEHOLDERS = frozenset({
     "无", "有", "不详", "暂无", "未知", "不明", "其他", "其它", "其他药物", "无明显症状", "无症状", "无传染性",
     "安慰剂", "治疗原则", "实验室检查", "影像学检查", "辅助检查", "检查",
-    "其他检查", "特殊检查", "体格检查", "临床检查", "查体", "体检",
+    "其他检查", "特殊检查", "体格检查", "临床检查", "查体", "体检", "病症", "疾病", "病变", "症状", "体征",
 })
 _SYMPTOM_ALIASES = {"溃疡病": "溃疡"}
 _LAB_HINTS = re.compile(r"实验室|血|尿|便|粪|痰|脑脊液|骨髓|培养|抗体|抗原|生化|常规|测定|涂片|酶|蛋白|激素|病原|病毒|细菌|真菌|细胞|活检|病理|基因|染色体|肝功|肾功|电解质|免疫")
@@ -172,8 +198,12 @@ def build_cmekg_kb(graph: Graph | None = None, *, limit: int | None = None,
     """The Chinese KB: the graph's diseases with at least one symptom, sorted by name (first
     ``limit``). ``noise`` (when given) counts, per filter, the values it removed or rewrote."""
     graph = load_cmekg_graph() if graph is None else graph
-    cleaner = _Cleaner(graph, noise if noise is not None else Counter())
-    built = (cleaner.disease(name) for name in sorted(disease_subjects(graph)))
+    noise = noise if noise is not None else Counter()
+    cleaner = _Cleaner(graph, noise)
+    names = sorted(disease_subjects(graph))
+    kept = [name for name in names if not _NOT_A_DISEASE.search(name)]
+    noise["subject: a test or treatment page"] += len(names) - len(kept)
+    built = (cleaner.disease(name) for name in kept)
     return list(islice((d for d in built if d is not None), limit))
 
 
@@ -198,7 +228,7 @@ class _Cleaner:
         for key, predicates in ASPECT_PREDICATES.items():
             if key not in SYMPTOM_ASPECTS:
                 aspects[key] = self.values(_objects(po, predicates), own, key)
-        if _INJURY.search(name):
+        if _LANDMARK_DISEASES.search(name):
             aspects.update({key: self._without(aspects[key], ["结节"], "landmark") for key in SYMPTOM_ASPECTS})
         treatments = aspects["treatment_principles"]
         operations = [t for t in treatments if self.vocabulary.kind(t) == "procedure"]
@@ -223,12 +253,13 @@ class _Cleaner:
         results found among symptoms go to ``findings``."""
         rules = RULES.get(key, _DEFAULT_RULES)
         symptoms = key in SYMPTOM_ASPECTS
+        conjunctions = symptoms or key == "anatomical_sites"
         kept: list[str] = []
         for value in raw:
-            for part in self._parts(value, symptoms):
+            for part in self._parts(value, symptoms, conjunctions):
                 if symptoms and findings is not None and self._moved(part, own, findings):
                     continue
-                reason = self._rejection(part, own, rules) or self._kind_reason(part, key)
+                reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._one_off(part, symptoms)
                 if reason is None and part in kept:
                     reason = "duplicate"
                 if reason:
@@ -239,19 +270,21 @@ class _Cleaner:
         self.noise["near duplicate"] += len(dropped)
         return merged
 
-    def _parts(self, value: str, symptoms: bool) -> list[str]:
+    def _parts(self, value: str, symptoms: bool, conjunctions: bool) -> list[str]:
         pieces = parts(value)
         self.noise["split (extra parts)"] += len(pieces) - 1
-        if not symptoms:
+        if not conjunctions:
             return pieces
+        kind = "symptom" if symptoms else "body part"
+        spell = canonical if symptoms else trim
         spelled = []
         for piece in pieces:
-            split = [canonical(p) for p in CONJUNCTIONS.split(piece)]
-            if len(split) > 1 and all(self.vocabulary.kind(p) == "symptom" for p in split):
+            split = [spell(trim(p)) for p in CONJUNCTIONS.split(piece)]
+            if len(split) > 1 and all(self.vocabulary.kind(p) == kind for p in split):
                 self.noise["split (extra parts)"] += len(split) - 1
                 spelled.extend(split)
                 continue
-            rewritten = canonical(_SYMPTOM_ALIASES.get(piece, piece))
+            rewritten = spell(_SYMPTOM_ALIASES.get(piece, piece))
             self.noise["spelling (rewritten)"] += rewritten != piece
             spelled.append(rewritten)
         return spelled
@@ -271,7 +304,7 @@ class _Cleaner:
     def _rejection(self, value: str, own: tuple[str, ...], rules: _Rules) -> str | None:
         if value in _PLACEHOLDERS or value in rules.generic or _UNKNOWN.fullmatch(value):
             return "placeholder"
-        if len(value) < rules.min_length or not _NAME_CHAR.search(value):
+        if len(value) < rules.min_length or not _NAME_CHAR.search(value) or _DANGLING.search(value):
             return "fragment"
         if not _CJK.search(value):
             return "no Chinese"
@@ -279,8 +312,17 @@ class _Cleaner:
             return "sentence"
         if value in own or (rules.own_forms and own[0] in value):
             return "own name"
-        if rules.negatable and value[0] in "无未" and self.vocabulary.kind(value[1:]) == "symptom":
+        if rules.negatable and ((value[0] in "无未" and self.vocabulary.kind(value[1:]) == "symptom") or _RARELY.search(value)):
             return "negated"
+        return None
+
+    def _one_off(self, value: str, symptoms: bool) -> str | None:
+        if not symptoms:
+            return None
+        if _VAGUE.search(value):
+            return "vague"
+        if len(value) > ONE_OFF_LENGTH and self.vocabulary.symptom_uses[value] < 2:
+            return "one-off description"
         return None
 
     def _kind_reason(self, value: str, key: str) -> str | None:
