@@ -47,7 +47,7 @@ ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": relat
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
-NONSPECIFIC_SHARE = 0.02
+NONSPECIFIC_SHARE = 0.01
 NONSPECIFIC_MIN = 10
 #: two diseases that share a department are related, unless at least this share of the diseases have it
 BROAD_DEPARTMENT = 0.2
