@@ -27,12 +27,12 @@ _LEADING = re.compile(
     r"^(常伴有|常伴|伴有|伴|常并发|并发|以及|或|及|和|与|如|特别是|尤其是|尤以|始则|继而|继之|继则|继有|继以|以|即|则|而|且|并|亦|"
     r"在|为|从|其次为|其次是|其中|体征有|症状有|有些有|有些|部分患者有|部分病例有|部分患者|部分有|多数患者有|多数|"
     r"少数患者|少数病例有|少数有|常见症状为|常见|常诉|常感|常发|常有|主要为|主要是|主要在|最初有|最后|最常见|呈现|呈|"
-    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常)+"
+    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常|易发生|易并发|可并发|可发生|可引起|例如|比如)+"
 )
 _TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等|以|而)$")
 #: words that say how often, how strongly or how widely, not what: 轻度食欲下降 is 食欲下降, 疼痛剧烈 is 疼痛
 _HEDGES = re.compile(
-    r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时|全身|周身|严重|重度|剧烈|持续性|持续|反复|急性|慢性)|"
+    r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时|全身|周身|严重|重度|剧烈|持续性|持续|反复|急性|慢性|早期|晚期|初期|有)|"
     r"(剧烈|明显|加重|加剧|较重|严重)$"
 )
 #: conjunctions inside one value: "多食和体重减轻" is two symptoms
@@ -95,7 +95,7 @@ def canonical(symptom: str) -> str:
     """The KB's spelling of a symptom: hedges dropped, synonyms rewritten (轻度食欲下降 -> 食欲减退,
     发烧 -> 发热, 疼痛剧烈 -> 疼痛), so that one symptom is one string across all diseases (and a
     common one is seen to be common)."""
-    bare = _HEDGES.sub("", _HEDGES.sub("", symptom))
+    bare = trim(_HEDGES.sub("", _HEDGES.sub("", symptom)))
     bare = bare if len(bare) >= 2 else symptom
     spelled = _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare)
     return SYMPTOM_SYNONYMS.get(spelled, spelled)

@@ -76,7 +76,7 @@ _TREATMENT = re.compile(
     r"观察|随访|监护|教育|措施|方法|法|计划|供氧|吸氧|通气|支具|禁食|禁水|洗胃|隔离|艾灸|针灸|推拿|按摩|理疗|体疗|冷敷|"
     r"热敷|光凝|冷凝|电切|电凝)$|"
     r"^(控制|预防|防治|防止|避免|戒|限|补[液钾钠钙镁铁充]|纠正|抗|止|镇|降低|改善|减轻|减少|增加|保持|维持|去除|清除|"
-    r"消除|促进|缓解|应用|使用|给予|口服|静脉(注射|滴注|输)|注射|输(血|液|注|入)|吸氧|卧床|积极|及时|尽早|定期|保护|"
+    r"消除|促进|缓解|给予|口服|静脉(注射|滴注|输)|注射|输(血|液|注|入)|吸氧|卧床|积极|及时|尽早|定期|保护|"
     r"根除|停用|调整|加强|心理|物理|对症)(?=.)"
 )
 #: endings only drugs have, checked before the finding words (镇痛药, 低分子量肝素, 高血糖素 are drugs)
@@ -103,6 +103,7 @@ _NOT_A_FINDING = re.compile(
     r"起病隐匿|起病缓慢|发病急|病程较长|早期无症状|可无症状|无症状|无明显症状|早期无自觉症状|疾病危害|对称分布|散在|"
     r"境界不清|境界清楚|边界不清|边界清楚|界限清楚|潮湿|寒冷|受寒|过劳|产后|分娩|浸润|破坏|压迫|攻击|被害|夸大|红|发白|"
     r"局部红|关节红|电解质|剂量|多发群体|减少|增多|升高|降低|下降|异常|增加|减低|亢进|障碍|困难|不良|不全|受限|改变|病变|"
+    r"丧失|消失|缺失|增大|扩张|脱落|磨损|"
     r"[IVX]+度?|.+(特点|特征|情况|性质|范围))$"
 )
 _DISEASE = re.compile(
@@ -125,6 +126,7 @@ _SEPARATOR = re.compile(r"[、，,；;。]")
 _CONNECTED = re.compile(r"[、，,；;和及与或]")
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _ASIDE = re.compile(r"[（(][^）)]*[）)]")
+_INORGANIC = re.compile(r"[氢钾钠钙镁锌铁铝锂一二三]+")
 _DOSE = re.compile(r"\s*[\d.]+\s*(mg|g|ml|μg|ug|%|万?单位|IU)$", re.IGNORECASE)
 
 # Endings that make a product of a substance, longest first; 治疗/疗法 end 药物治疗 items like 抗生素治疗.
@@ -301,13 +303,14 @@ def substance(product: str) -> str:
             name = name[: -len(suffix)]
             break
     for salt in _SALTS:
-        if name.startswith(salt) and len(name) - len(salt) >= (2 if salt == "盐酸" else 3):
+        rest = name[len(salt):]
+        if name.startswith(salt) and len(rest) >= (2 if salt == "盐酸" else 3) and not _INORGANIC.fullmatch(rest):
             name = name[len(salt):]
             break
     for ester in _ESTERS:
         if name.endswith(ester) and len(name) - len(ester) >= 3:
             return name[: -len(ester)]
-    if name[-1:] in ("钠", "钾") and len(name) >= 4 and name[-2] not in "酸氢化二三":
+    if name[-1:] in ("钠", "钾") and len(name) >= 4 and name[-2] not in "酸氢化二三钾钠":
         return name[:-1]
     return name
 

@@ -29,12 +29,13 @@ Filters, in order, on every part of every enumerated value (``build_cmekg_kb(noi
 counts them; the README gives the counts on the full graph):
     parts        a "标签：" prefix and (asides) cut off, values split at 、，；。 and at / between
                  Chinese characters (never in "mg/dL"), leading words of a sentence (伴, 如, 继之,
-                 其次为, 部分患者有, …) and trailing 等… trimmed; symptoms and sites also split at
-                 和/及/与/或 when every piece is one (多食和体重减轻, 肝脾及淋巴结)
+                 其次为, 部分患者有, …) and trailing 等… trimmed; symptoms, sites and diseases also
+                 split at 和/及/与/或 when every piece is one (多食和体重减轻, 肝脾及淋巴结)
     spelling     symptoms: hedges dropped and one spelling per symptom (轻度食欲下降 -> 食欲减退,
                  发烧 -> 发热, ``cmekg_values.SYMPTOM_SPELLINGS``)
     moved        symptoms that are lab or imaging results go to the examination findings
-    placeholder  无, 不详, 其他, 病因不明, section headers, 手术 as an operation
+    placeholder  无, 不详, 其他, 病因不明, section headers, 手术 as an operation, treatments any
+                 disease may get (手术治疗, 对症治疗, 支持疗法)
     fragment     one character (except sites: 眼, 肺), no letter at all, or a dangling 样/性/状
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
@@ -145,8 +146,14 @@ class _Rules:
     own_forms: bool = False
     negatable: bool = False
     generic: frozenset[str] = frozenset()
+    generic_pattern: re.Pattern[str] = re.compile(r"(?!)")
 
 
+#: treatments every disease may get (手术治疗, 对症治疗): no knowledge of this one, and never safely wrong
+_GENERIC_TREATMENT = re.compile(
+    r"^(非?手术|药物|支持|对症|对症支持|病因|局部|全身|保守|内科|外科|综合|一般|针对性|基础|中医|西医|中西医结合|系统|辅助|常规|"
+    r"早期|积极|及时|原发病|并发症)(治疗|疗法|处理)$"
+)
 _SYMPTOMS = _Rules(own_forms=True, negatable=True)
 _DISEASES = _Rules(max_length=16, own_forms=True)
 RULES: dict[str, _Rules] = {
@@ -155,7 +162,7 @@ RULES: dict[str, _Rules] = {
     "anatomical_sites": _Rules(min_length=1),
     "secondary_diseases": _DISEASES,
     "related_diseases": _DISEASES,
-    "treatment_principles": _Rules(max_length=12, own_forms=True),
+    "treatment_principles": _Rules(max_length=12, own_forms=True, generic_pattern=_GENERIC_TREATMENT),
     "surgical_procedures": _Rules(max_length=16, generic=frozenset({"手术", "外科手术", "手术治疗", "外科治疗", "手术切除"})),
     "medications": _Rules(max_length=16),
     "examinations": _Rules(max_length=16),
@@ -166,14 +173,14 @@ _DEFAULT_RULES = _Rules()
 _UNKNOWN = re.compile(r"(病因|原因|发病机制)?(目前)?(尚|仍)?(不|未)(完全|甚)?(详|明|清)(确|了|楚)*")
 _CLAUSE = re.compile(
     r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证|"
-    r"进展为|发展为|迅速|逐渐|次之|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
+    r"进展为|发展为|迅速|逐渐|次之|最为|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
 )
 #: an adjective, or a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨)
-_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症]|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
+_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
 #: a finding the source says is rare or absent (很少发热, 常无瘙痒, 腋窝淋巴结不肿大): no finding of the disease
-_RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累)")
-#: a category, not a finding (肺部体征, 胃肠道症状)
-_VAGUE = re.compile(r"(体征|症状|表现)$")
+_RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累|痛|疼)")
+#: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色)
+_VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$")
 #: a symptom longer than this that no other disease names is a description cut from a sentence
 ONE_OFF_LENGTH = 6
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
@@ -253,10 +260,10 @@ class _Cleaner:
         results found among symptoms go to ``findings``."""
         rules = RULES.get(key, _DEFAULT_RULES)
         symptoms = key in SYMPTOM_ASPECTS
-        conjunctions = symptoms or key == "anatomical_sites"
+        conjunctions = symptoms or key in ("anatomical_sites", "secondary_diseases", "related_diseases")
         kept: list[str] = []
         for value in raw:
-            for part in self._parts(value, symptoms, conjunctions):
+            for part in self._parts(value, key, symptoms, conjunctions):
                 if symptoms and findings is not None and self._moved(part, own, findings):
                     continue
                 reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._one_off(part, symptoms)
@@ -270,17 +277,17 @@ class _Cleaner:
         self.noise["near duplicate"] += len(dropped)
         return merged
 
-    def _parts(self, value: str, symptoms: bool, conjunctions: bool) -> list[str]:
+    def _parts(self, value: str, key: str, symptoms: bool, conjunctions: bool) -> list[str]:
         pieces = parts(value)
         self.noise["split (extra parts)"] += len(pieces) - 1
         if not conjunctions:
             return pieces
-        kind = "symptom" if symptoms else "body part"
+        kinds = ACCEPTED["primary_symptoms"] if symptoms else ACCEPTED.get(key, frozenset())
         spell = canonical if symptoms else trim
         spelled = []
         for piece in pieces:
             split = [spell(trim(p)) for p in CONJUNCTIONS.split(piece)]
-            if len(split) > 1 and all(self.vocabulary.kind(p) == kind for p in split):
+            if len(split) > 1 and all(self.vocabulary.kind(p) in kinds for p in split):
                 self.noise["split (extra parts)"] += len(split) - 1
                 spelled.extend(split)
                 continue
@@ -302,7 +309,7 @@ class _Cleaner:
         return True
 
     def _rejection(self, value: str, own: tuple[str, ...], rules: _Rules) -> str | None:
-        if value in _PLACEHOLDERS or value in rules.generic or _UNKNOWN.fullmatch(value):
+        if value in _PLACEHOLDERS or value in rules.generic or _UNKNOWN.fullmatch(value) or rules.generic_pattern.search(value):
             return "placeholder"
         if len(value) < rules.min_length or not _NAME_CHAR.search(value) or _DANGLING.search(value):
             return "fragment"
