@@ -19,7 +19,6 @@ from medprobe.sources.audit import CHECKS, audit_path
 LANGUAGES = ("en", "zh")
 OVER_THE_LIMIT: dict[tuple[str, str], str] = {
     ("en", "distractor_risk"): "about 1.1 % of the sampled distractors are HPO relatives of the disease's own symptoms (limit 1 %)",
-    ("zh", "restates_name"): "about 1.1 % of the symptoms restate the disease's name, 眩晕 for 3D眩晕症 (limit 0.5 %)",
 }
 
 

@@ -160,6 +160,13 @@ def test_medications_are_capped() -> None:
     assert noise["medications: over cap"] == 5
 
 
+def test_values_that_restate_the_name_are_dropped() -> None:
+    graph = {"3D眩晕症": {"常见症状": ["眩晕", "恶心", "3D眩晕"]}, "糖尿病肾病": {"常见症状": ["水肿"], "并发症": ["糖尿病", "肾衰竭"]}}
+    diseases = {d.name: d for d in build_cmekg_kb(graph)}
+    assert diseases["3D眩晕症"].aspects["primary_symptoms"] == ["恶心"]  # 眩晕 is part of the name: the question answers itself
+    assert diseases["糖尿病肾病"].aspects["secondary_diseases"] == ["肾衰竭"]  # diabetes causes it, not the other way
+
+
 @pytest.mark.parametrize(("value", "expected"), [
     ("恶心、呕吐", ["恶心", "呕吐"]), ("伴高热", ["高热"]), ("发热等", ["发热"]), ("厌食（食欲差）", ["厌食"]),
     ("手术方式：子宫切除术", ["子宫切除术"]), ("空腹血糖＞140 mg/dL", ["空腹血糖＞140 mg/dL"]),  # never "dL"

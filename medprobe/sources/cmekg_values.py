@@ -86,6 +86,11 @@ def parts(value: str, *, conjunctions: bool = False) -> list[str]:
     return [trimmed for p in pieces if (trimmed := trim(p))]
 
 
+def unique(values: Iterable[str]) -> list[str]:
+    """The values in their first order, each once."""
+    return list(dict.fromkeys(values))
+
+
 def trim(part: str) -> str:
     """A part without leading and trailing connectives (伴, 如, 等, 等症状 …)."""
     return _TRAILING.sub("", _LEADING.sub("", part.strip())).strip()

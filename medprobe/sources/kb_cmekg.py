@@ -13,10 +13,10 @@ Which subjects are diseases
 Predicates -> aspects (``ASPECT_PREDICATES``, ``EXTRA_PREDICATES``; ``ACCEPTED`` the kinds kept)
     常见症状 -> primary_symptoms; 相关症状, 临床症状及体征 -> associated_symptoms, minus the primary
     ones; 多发群体, 发病性别倾向 -> patient_population, and their age words -> prevalence_ages
-    (``AGE_WORDS``); 常见发病部位, 发病部位 -> anatomical_sites; 就诊科室 -> departments; 并发症 ->
+    (``cmekg_codes.AGE_WORDS``); 常见发病部位, 发病部位 -> anatomical_sites; 就诊科室 -> departments; 并发症 ->
     secondary_diseases; 药物治疗, 相关药物 -> medications (``cmekg_drugs``); 手术治疗, 手术_手术方式 and the
     治疗 items that are operations -> surgical_procedures; 治疗, 治疗方案, 辅助治疗 -> treatment_principles;
-    the ICD-10 chapter -> affected_body_systems (``ICD_SYSTEMS``: only chapters named for a system).
+    the ICD-10 chapter -> affected_body_systems (``cmekg_codes.ICD_SYSTEMS``: only blocks named for a system).
     Examinations: MedDisK asks for abnormal *results*, and a test name is none, so the two
     examination aspects and physical_examination hold findings only: the clinical-pathway findings
     (诊断依据_体征, 诊断依据_实验室检查, …), the results in 检查-type values, and the results found in the
@@ -39,7 +39,9 @@ counts them; the README gives the counts on the full graph):
     fragment     one character (except sites: 眼, 肺), no letter at all, or a dangling 样/性/状
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
-    own name     the disease's name or synonym, or for symptoms and diseases a value containing it
+    own name     the disease's name or synonym, or for symptoms, diseases and treatments a value
+                 containing it or contained in it (阑尾炎's symptom 急性阑尾炎, 3D眩晕症's 眩晕,
+                 糖尿病肾病's complication 糖尿病; but 白内障囊外摘除术 stays an operation)
     negated      a negative or rare finding: 无/未 + a known symptom (无压痛), 很少发热, 常无瘙痒
     kind         an entity of another kind, or of none: places (纽约和日本), people (小儿), units,
                  measurements, and medical terms of the wrong kind (肺炎 is no symptom)
@@ -59,8 +61,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
 
+from rapidfuzz import fuzz
+
+from medprobe.sources.cmekg_codes import age_groups, body_systems, icd10, infectivity
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS, Medications
 from medprobe.sources.cmekg_values import (
     CONJUNCTIONS,
@@ -69,6 +73,7 @@ from medprobe.sources.cmekg_values import (
     merge_near_duplicates,
     parts,
     trim,
+    unique,
 )
 from medprobe.sources.cmekg_vocab import Graph, Vocabulary, disease_named, disease_subjects, load_cmekg_graph
 from medprobe.sources.kb import AspectValue, Disease
@@ -76,7 +81,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 3
+VERSION = 4
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -111,29 +116,6 @@ ACCEPTED: dict[str, frozenset[str | None]] = {
     "treatment_principles": frozenset({"treatment", "procedure"}),
 }
 _NON_ENTITIES = frozenset({"place", "unit", "measurement"})
-
-INFECTIVITY = {"有": "有传染性", "有传染性": "有传染性", "无": "无传染性", "无传染性": "无传染性", "弱": "弱传染性"}
-
-# The paper's age groups, and the words of 多发群体 that name them.
-AGE_GROUPS = ("围生期", "新生儿", "婴儿", "幼儿", "儿童", "少年", "成人", "青年", "中年", "老年")
-AGE_WORDS: tuple[tuple[str, str], ...] = (
-    ("围生", "围生期"), ("围产", "围生期"), ("新生儿", "新生儿"), ("婴儿", "婴儿"), ("婴幼儿", "婴儿"),
-    ("幼儿", "幼儿"), ("儿童", "儿童"), ("小儿", "儿童"), ("学龄", "儿童"), ("少年", "少年"), ("青春期", "少年"),
-    ("青少年", "青年"), ("成人", "成人"), ("成年", "成人"), ("青年", "青年"), ("青壮年", "青年"), ("中年", "中年"),
-    ("中老年", "中年"), ("老年", "老年"), ("老人", "老年"), ("高龄", "老年"),
-)
-
-#: ICD-10 blocks named for one body system (the chapters of infections, tumours, pregnancy,
-#: injuries, … are not, so their diseases get no system from here)
-ICD_SYSTEMS: tuple[tuple[str, str, str], ...] = (
-    ("D50", "D77", "血液系统"), ("D80", "D89", "免疫系统"), ("E00", "E35", "内分泌系统"), ("G00", "G99", "神经系统"),
-    ("H00", "H59", "视觉系统"), ("H60", "H95", "听觉系统"), ("I00", "I99", "循环系统"), ("J00", "J99", "呼吸系统"),
-    ("K00", "K93", "消化系统"), ("L00", "L99", "皮肤系统"), ("M00", "M99", "运动系统"), ("N00", "N39", "泌尿系统"),
-    ("N40", "N51", "生殖系统"), ("N70", "N98", "生殖系统"), ("Q00", "Q07", "神经系统"), ("Q20", "Q28", "循环系统"),
-    ("Q30", "Q34", "呼吸系统"), ("Q35", "Q45", "消化系统"), ("Q50", "Q56", "生殖系统"), ("Q60", "Q64", "泌尿系统"),
-    ("Q65", "Q79", "运动系统"),
-)
-
 
 @dataclass(frozen=True)
 class _Rules:
@@ -183,6 +165,8 @@ _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般
 _VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$")
 #: a symptom longer than this that no other disease names is a description cut from a sentence
 ONE_OFF_LENGTH = 6
+#: a value this similar to a name of the disease restates it
+NAME_RATIO = 90.0
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
@@ -241,16 +225,16 @@ class _Cleaner:
         operations = [t for t in treatments if self.vocabulary.kind(t) == "procedure"]
         aspects["treatment_principles"] = [t for t in treatments if t not in operations]
         aspects["surgical_procedures"] = merge_near_duplicates([*aspects["surgical_procedures"], *operations])[0]
-        aspects["prevalence_ages"] = _age_groups(po.get("多发群体", []))
-        aspects["affected_body_systems"] = _body_systems(_icd10(po).get("ICD10", []))
+        aspects["prevalence_ages"] = age_groups(po.get("多发群体", []))
+        aspects["affected_body_systems"] = body_systems(icd10(po).get("ICD10", []))
         aspects["medications"] = self.medications.of(po, own, lambda v: self._rejection(v, own, RULES["medications"]))
         tests = self._examinations(po, own, findings)
         aspects.update(_finding_texts(findings))
         extra: dict[str, AspectValue] = {key: self.values(_objects(po, preds), own, key) for key, preds in EXTRA_PREDICATES.items()}
-        extra["infectivity"] = _unique(INFECTIVITY[v] for v in po.get("传染性", ()) if v in INFECTIVITY)
+        extra["infectivity"] = unique(word for v in po.get("传染性", ()) if (word := infectivity(v)))
         extra["examinations"] = tests
         return Disease(
-            id=f"CMeKG:{name}", name=name, language="zh", codes=_icd10(po), synonyms=list(synonyms),
+            id=f"CMeKG:{name}", name=name, language="zh", codes=icd10(po), synonyms=list(synonyms),
             aspects={k: v for k, v in aspects.items() if v}, extra={k: v for k, v in extra.items() if v},
         )
 
@@ -317,7 +301,7 @@ class _Cleaner:
             return "no Chinese"
         if len(value) > rules.max_length or _CLAUSE.search(value):
             return "sentence"
-        if value in own or (rules.own_forms and own[0] in value):
+        if value in own or (rules.own_forms and any(_restates(value, name) for name in own)):
             return "own name"
         if rules.negatable and ((value[0] in "无未" and self.vocabulary.kind(value[1:]) == "symptom") or _RARELY.search(value)):
             return "negated"
@@ -377,15 +361,17 @@ class _Cleaner:
 
     def _synonyms(self, name: str, po: dict[str, list[str]]) -> tuple[str, ...]:
         names = (p.strip() for v in _objects(po, SYNONYM_PREDICATES) for p in re.split(r"[、，,；;]", re.sub(r"[（(][^）)]*[）)]", "", v)))
-        return tuple(_unique(p for p in names if p and p != name))
+        return tuple(unique(p for p in names if p and p != name))
+
+
+def _restates(value: str, name: str) -> bool:
+    """The value says the disease's name again, so a question on it answers itself: it holds the name
+    (阑尾炎's 急性阑尾炎), is part of it (3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病) or nearly is it."""
+    return name in value or (len(value) >= 2 and value in name) or fuzz.ratio(value, name) >= NAME_RATIO
 
 
 def _objects(po: dict[str, list[str]], predicates: Iterable[str]) -> list[str]:
     return [v for p in predicates for v in po.get(p, ())]
-
-
-def _unique(values: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(values))
 
 
 def _pathway_finding(topic: str, finding: str) -> str:
@@ -403,20 +389,3 @@ def _finding_texts(findings: dict[str, list[str]]) -> dict[str, AspectValue]:
     """The declarative examination aspects: each kind's findings, near-duplicates merged, joined by "；"."""
     keys = {"laboratory": "laboratory_examinations", "auxiliary": "auxiliary_examinations", "physical": "physical_examination"}
     return {keys[kind]: "；".join(merge_near_duplicates(items)[0]) for kind, items in findings.items()}
-
-
-def _age_groups(population: list[str]) -> list[str]:
-    """Age words anywhere in the raw 多发群体 values, even in the sentences the filters drop
-    ("成人多见" still says 成人)."""
-    groups = {group for word, group in AGE_WORDS for value in population if word in value}
-    return [g for g in AGE_GROUPS if g in groups]
-
-
-def _body_systems(codes: list[str]) -> list[str]:
-    """The body systems of the ICD-10 blocks the codes fall in (I30.1 -> 循环系统)."""
-    return _unique(system for code in codes for first, last, system in ICD_SYSTEMS if first <= code[:3] <= last)
-
-
-def _icd10(po: dict[str, Any]) -> dict[str, list[str]]:
-    codes = _unique(c for v in po.get("ICD10", ()) for c in re.findall(r"[A-Z]\d{2}(?:\.\d+)?", v))
-    return {"ICD10": codes} if codes else {}
