@@ -11,7 +11,14 @@ import pytest
 from medprobe.methods.multifacet.from_kb import build_kb_questions, distractors, index_kb
 from medprobe.sources.builtin import resolve_kb
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS
-from medprobe.sources.cmekg_values import canonical, finding_kind, merge_near_duplicates, near_key, parts, related_to_any
+from medprobe.sources.cmekg_values import (
+    canonical,
+    finding_kind,
+    merge_near_duplicates,
+    near_key,
+    parts,
+    related_to_any,
+)
 from medprobe.sources.cmekg_vocab import default_vocabulary, substance
 from medprobe.sources.kb import Disease, KnowledgeBase
 from medprobe.sources.kb_cmekg import build_cmekg_kb, disease_subjects
