@@ -48,8 +48,8 @@ counts them; the README gives the counts on the full graph):
     vague        symptoms: a category (肺部体征, 胃肠道症状)
     one-off      symptoms: longer than ``ONE_OFF_LENGTH`` and named by no other disease, a
                  description cut out of a sentence (皮疹数目一至数百个不)
-    landmark     结节 among the symptoms of a fracture, dislocation or conduction block: the
-                 tubercle or node the graph's linker cut out of 舟骨结节, 肱骨大结节 or 房室结
+    landmark     结节 among the symptoms of a fracture, dislocation, bursitis or conduction block:
+                 the tubercle or node the graph's linker cut out of 舟骨结节, 肱骨大结节 or 房室结
     duplicate    the same value twice, or another spelling of one (``cmekg_values.near_key``: 胸片
                  and 胸部 X 线检查; 不适 and 全身不适; 肺 and 肺部), of which the shorter is kept
 """
@@ -81,7 +81,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 4
+VERSION = 5
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -155,7 +155,7 @@ _DEFAULT_RULES = _Rules()
 _UNKNOWN = re.compile(r"(病因|原因|发病机制)?(目前)?(尚|仍)?(不|未)(完全|甚)?(详|明|清)(确|了|楚)*")
 _CLAUSE = re.compile(
     r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证|"
-    r"进展为|发展为|迅速|逐渐|次之|最为|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
+    r"进展为|发展为|迅速|逐渐|次之|最为|是|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
 )
 #: an adjective, or a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨)
 _DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
@@ -172,7 +172,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
 _NOT_A_DISEASE = re.compile(r"(检查|试验|测定|监测|造影|术|疗法|治疗)$")
 #: diseases of structures whose names hold 结节 or 结 (舟骨结节, 肱骨大结节, 房室结)
-_LANDMARK_DISEASES = re.compile(r"(骨折|脱位|传导阻滞)$")
+_LANDMARK_DISEASES = re.compile(r"骨折|脱位|传导阻滞|滑囊|肩|肱|腕|踝|髁|胫|股骨")
 _PLACEHOLDERS = frozenset({
     "无", "有", "不详", "暂无", "未知", "不明", "其他", "其它", "其他药物", "无明显症状", "无症状", "无传染性",
     "安慰剂", "治疗原则", "实验室检查", "影像学检查", "辅助检查", "检查",
