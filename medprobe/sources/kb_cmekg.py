@@ -81,7 +81,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 5
+VERSION = 6
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -155,10 +155,10 @@ _DEFAULT_RULES = _Rules()
 _UNKNOWN = re.compile(r"(病因|原因|发病机制)?(目前)?(尚|仍)?(不|未)(完全|甚)?(详|明|清)(确|了|楚)*")
 _CLAUSE = re.compile(
     r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证|"
-    r"进展为|发展为|迅速|逐渐|次之|最为|是|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
+    r"进展为|发展为|迅速|逐渐|次之|最为|是|随着|好发|多发于|见于|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
 )
 #: an adjective, or a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨)
-_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
+_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^色(?!素|盲|弱)|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$")
 #: a finding the source says is rare or absent (很少发热, 常无瘙痒, 腋窝淋巴结不肿大): no finding of the disease
 _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累|痛|疼)")
 #: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色)
@@ -177,6 +177,7 @@ _PLACEHOLDERS = frozenset({
     "无", "有", "不详", "暂无", "未知", "不明", "其他", "其它", "其他药物", "无明显症状", "无症状", "无传染性",
     "安慰剂", "治疗原则", "实验室检查", "影像学检查", "辅助检查", "检查",
     "其他检查", "特殊检查", "体格检查", "临床检查", "查体", "体检", "病症", "疾病", "病变", "症状", "体征",
+    "治疗措施", "治疗方法", "治疗方案", "处理原则", "治疗手段",
 })
 _SYMPTOM_ALIASES = {"溃疡病": "溃疡"}
 _LAB_HINTS = re.compile(r"实验室|血|尿|便|粪|痰|脑脊液|骨髓|培养|抗体|抗原|生化|常规|测定|涂片|酶|蛋白|激素|病原|病毒|细菌|真菌|细胞|活检|病理|基因|染色体|肝功|肾功|电解质|免疫")
