@@ -47,6 +47,8 @@ SYMPTOM_SPELLINGS: dict[str, str] = {
 }
 #: whole symptoms that are one (the fatigue words), rewritten only when they are the entire value
 SYMPTOM_SYNONYMS: dict[str, str] = {word: "乏力" for word in ("疲乏", "疲乏力", "疲乏无力", "疲劳", "疲倦", "倦怠", "疲劳乏力")}
+#: 关节疼痛 is 关节痛 (a bare 疼痛 and 腹部疼痛 stay)
+_PAIN = re.compile(r"(?<=[^部])疼痛")
 _SPELLING = re.compile("|".join(sorted(SYMPTOM_SPELLINGS, key=len, reverse=True)))
 #: test names that are one examination (胸片, CXR and 胸部X线摄影 are all a chest X-ray)
 _TEST_SPELLINGS = {"胸片": "胸部X线", "CXR": "胸部X线", "胸部平片": "胸部X线", "B型超声": "B超", "磁共振": "MRI", "核磁共振": "MRI"}
@@ -102,7 +104,7 @@ def canonical(symptom: str) -> str:
     common one is seen to be common)."""
     bare = trim(_HEDGES.sub("", _HEDGES.sub("", symptom)))
     bare = bare if len(bare) >= 2 else symptom
-    spelled = _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare)
+    spelled = _PAIN.sub("痛", _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare))
     return SYMPTOM_SYNONYMS.get(spelled, spelled)
 
 
