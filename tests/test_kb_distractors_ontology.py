@@ -44,6 +44,24 @@ def test_a_language_without_an_ontology_check_keeps_them() -> None:
     assert {"Abnormal penis morphology", "Abnormality of the eye"} <= set(picked)  # "Focal-onset seizure" holds "seizure": the name check
 
 
+def test_the_disease_s_findings_under_a_sibling_aspect_are_never_distractors() -> None:
+    """A primary-symptom question of a disease whose associated symptoms hold "Seizure" and
+    "Hepatomegaly" offers neither of them, nor a relative of one ("Focal-onset seizure"), as wrong:
+    the audit's distractor_risk on builtin:en (1.07 %) was all such cases ("Rhizomelia" for a
+    disease with an associated "Short stature")."""
+    own = Disease(
+        id="D:0", name="Disease zero", language="en",
+        aspects={"primary_symptoms": ["Micropenis", "Cataract", "Arachnodactyly"], "associated_symptoms": ["Seizure", "Hepatomegaly"]},
+    )
+    candidates = ["Focal-onset seizure", "Hepatomegaly", "Hearing impairment", "Long penis", "Nystagmus"]
+    others = [Disease(id=f"D:{i}", name=f"Disease {i}", language="en", aspects={"primary_symptoms": [v]}) for i, v in enumerate(candidates, 1)]
+    kb = KnowledgeBase(name="t", diseases=[own, *others])
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    entry = index_kb(kb, {"primary_symptoms"})["primary_symptoms"]
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=5)) == ["Hearing impairment", "Long penis", "Nystagmus"]
+
+
 @pytest.fixture(scope="module")
 def english() -> KnowledgeBase:
     return resolve_kb("builtin:en")

@@ -7,7 +7,8 @@ ten ways with four options (A-D):
   MAQ  one to three right options, and the negated form with the complementary answer;
   TFQ  one entity, associated with the disease with probability 1/2, and the negated statement.
 Distractors are entities of the same aspect from other diseases, excluding entities the KB links
-to this disease, their near-synonyms (fuzzy token match) and entities of closely related
+to this disease under the aspect or a sibling of it (one of the aspect family of
+``audit_rules.FAMILIES``: an associated symptom is no wrong primary symptom), their near-synonyms (fuzzy token match) and entities of closely related
 diseases (those sharing at least half of this disease's entities for the aspect, or one of its
 departments, where the KB lists departments), so that a
 "wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
@@ -33,8 +34,9 @@ from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
+from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.hpo_terms import related_to_any
-from medprobe.sources.kb import KnowledgeBase
+from medprobe.sources.kb import Disease, KnowledgeBase
 
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
@@ -60,13 +62,14 @@ def _norm(text: str) -> str:
 @dataclass
 class AspectIndex:
     """For one aspect: every distinct entity (display form and normalized form), which diseases
-    own each normalized entity, and each disease's normalized set; and every disease's departments
-    (the same for all aspects)."""
+    own each normalized entity, each disease's normalized set, and that set widened to the aspect's
+    family (``kin``); and every disease's departments (the same for all aspects)."""
 
     values: list[str] = field(default_factory=list)
     norms: list[str] = field(default_factory=list)
     owners: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     sets: dict[str, set[str]] = field(default_factory=dict)
+    kin: dict[str, set[str]] = field(default_factory=dict)
     departments: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -89,6 +92,7 @@ def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
                 continue
             entry = index[key]
             entry.sets[disease.id] = {_norm(v) for v in values}
+            entry.kin[disease.id] = {_norm(v) for v in _family_values(disease, key)}
             for value in values:
                 norm = _norm(value)
                 if norm not in entry.owners:
@@ -96,6 +100,15 @@ def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
                     entry.norms.append(norm)
                 entry.owners[norm].add(disease.id)
     return index
+
+
+def _family_values(disease: Disease, key: str) -> list[str]:
+    """The disease's entities under ``key`` and under the other aspects of its family (all findings
+    for a symptom aspect, all treatments for medications): whatever the disease has under a sibling
+    aspect is true of it, so it cannot be offered as wrong."""
+    family = FAMILIES.get(key)
+    keys = [k for k, f in FAMILIES.items() if f == family] if family else [key]
+    return [v for k in dict.fromkeys([key, *keys]) for v in disease.values(k)]
 
 
 def _near_synonym(candidate: str, own: set[str]) -> bool:
@@ -106,9 +119,9 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     """Up to ``n`` entities that are plausibly wrong for this disease and aspect.
 
     Candidates are drawn uniformly from the aspect's distinct entities and rejected when the
-    disease has them, when they are common to many diseases, when they are near-synonyms of its
-    entities, when the language's ontology or spelling check relates them to one of its
-    entities, or when any disease owning them is closely related (shares at least
+    disease has them under this aspect or a sibling one, when they are common to many diseases,
+    when they are near-synonyms of those entities, when the language's ontology or spelling check
+    relates them to one of those entities, or when any disease owning them is closely related (shares at least
     RELATED_OVERLAP of the smaller entity set, or a department: 甘草酸二铵, a drug of other liver
     diseases, is no safe wrong answer for hepatitis B).
     Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
@@ -116,6 +129,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     """
     disease_id = kp.meta["disease_id"]
     own = entry.sets[disease_id]
+    kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
@@ -133,12 +147,12 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     for _ in range(tries):
         i = rng.randrange(len(entry.values))
         norm = entry.norms[i]
-        if norm in seen or norm in own:
+        if norm in seen or norm in kin:
             continue
         seen.add(norm)
         if len(entry.owners[norm]) >= common:
             continue
-        if _near_synonym(norm, own) or in_ontology(norm, own) or any(is_related(o) for o in entry.owners[norm]):
+        if _near_synonym(norm, kin) or in_ontology(norm, kin) or any(is_related(o) for o in entry.owners[norm]):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:
