@@ -30,10 +30,17 @@ fi
 
 "$PY" -m pip install -q -e ".${EXTRAS:+[$EXTRAS]}"
 
-# The platform's tests run the same API tests on a throwaway PostgreSQL cluster (initdb + pg_ctl):
-# install Debian's server binaries when they are missing and we may (root, apt-get).
-if [ "$EXTRAS" = dev ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "medprobe setup: installing PostgreSQL (apt-get) for the platform tests" >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+# The platform's tests run the same API tests on a throwaway PostgreSQL cluster (initdb + pg_ctl) and
+# drive Debian's Chromium with Playwright (whose own browser download cannot work here): install what
+# is missing when we may (root, apt-get). Where we may not, those tests skip and say why.
+if [ "$EXTRAS" = dev ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  missing=()
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "medprobe setup: installing ${missing[*]} (apt-get) for the platform tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; } ||
+      echo "medprobe setup: apt-get could not install ${missing[*]}; the tests that need them will skip" >&2
+  fi
 fi
 echo "medprobe setup: done (.venv/bin/medprobe)" >&2

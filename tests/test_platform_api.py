@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from fixtures import gold_reply
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
-from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, publish
+from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, publish
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.models import Benchmark, Submission
 from medprobe.platform.submissions import Limits
@@ -142,6 +144,10 @@ def test_upload_is_scored_by_the_worker_with_the_engine(platform: Platform, scor
     files = api.get(f"/api/submissions/{scored['md']}/rundir.zip", headers=platform.api("alice"))
     names = set(zipfile.ZipFile(io.BytesIO(files.content)).namelist())
     assert {n.split("/", 1)[1] for n in names} >= {"config.json", "responses.jsonl", "summary.json", "report.md", "tiers.svg", "aspects.svg"}
+    for slug, part in (("mf", "verification"), ("sd", "Disease-Symptom")):  # the platform's own breakdowns
+        for chart in ("breakdown_accuracy.svg", "breakdown_unread.svg"):
+            svg = api.get(f"/api/submissions/{scored[slug]}/files/{chart}", headers=platform.api("alice")).text
+            assert svg.startswith("<svg") and part in svg, (slug, chart)
     csv_text = api.get(f"/api/submissions/{scored['mf']}/results.csv", headers=platform.api("alice")).text
     assert "metrics.facets.comparison.accuracy" in csv_text and "metrics.facets.verification.parse_failure_rate" in csv_text
 
@@ -320,6 +326,30 @@ def test_run_for_me_is_admin_only_and_never_asks_a_participants_address(platform
     stop.set()
     trap.close()
     assert hits == []
+
+
+def test_run_for_me_asks_an_admins_endpoint_and_scores_the_answers(platform: Platform) -> None:
+    """An admin registers an OpenAI-compatible endpoint (the mock server, answering every probe with
+    its gold) and runs a benchmark against it: the worker asks it once per probe with the engine and
+    scores the answers like an upload; a perfect model scores 100 % on every facet."""
+    with platform.sessions() as session:
+        probes = probes_of(session.scalar(select(Benchmark).where(Benchmark.slug == "mf")))
+    gold = {probe.prompt: gold_reply(probe) for probe in probes}
+    mock = MockOpenAI(reply=lambda body: gold[body["messages"][-1]["content"]])
+    api = platform.app_client
+    with serve_in_thread(mock) as url:
+        endpoint = {"name": "perfect", "model": f"openai:perfect@{url}"}
+        assert api.post("/api/endpoints", json=endpoint, headers=platform.api("admin")).status_code == 201
+        run = api.post("/api/benchmarks/mf/runs", json={"endpoint": "perfect", "model_name": "Perfect 1B"}, headers=platform.api("admin"))
+        assert run.status_code == 201 and run.json()["status"] == "queued"
+        body = wait_status(api, run.json()["id"], platform.tokens["admin"])
+    assert body["status"] == "done", body
+    assert mock.requests == len(probes) == body["answers"] and body["model"] == "Perfect 1B"
+    metrics = body["summary"]["metrics"]
+    assert {name: (f["accuracy"], f["parse_failure_rate"]) for name, f in metrics["facets"].items()} == {
+        name: (1.0, 0.0) for name in ("comparison", "rectification", "discrimination", "verification")}
+    assert metrics["average"] == 1.0 and metrics["mastery"]["with_negation"] == [1.0] * 4
+    assert body["headline"]["intervals"][0]["value"] == 1.0
 
 
 def test_worker_killed_while_scoring_loses_nothing(platform: Platform) -> None:

@@ -9,6 +9,8 @@ import time
 
 import pytest
 import uvicorn
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 from typer.testing import CliRunner
 
 from medprobe.cli import app as cli
@@ -16,6 +18,7 @@ from medprobe.platform.answers import read_answers
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user, new_token
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_csv, pack_ids, probes_of, public_id, publish
+from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.leaderboard import safe_cell
 from medprobe.platform.worker import Jobs, migrate_queue
@@ -40,12 +43,10 @@ def db(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _benchmark(url: str, slug: str):  # type: ignore[no-untyped-def]
-    from sqlalchemy import select
-
     from medprobe.platform.models import Benchmark
 
-    with sessions(make_engine(url))() as session:
-        return session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+    with sessions(make_engine(url))() as session:  # with its texts, for use after the session
+        return session.scalar(select(Benchmark).where(Benchmark.slug == slug).options(joinedload(Benchmark.texts)))
 
 
 def test_pack_hides_gold_ids_variants_and_order(db: tuple[str, str]) -> None:
@@ -58,6 +59,29 @@ def test_pack_hides_gold_ids_variants_and_order(db: tuple[str, str]) -> None:
     text = benchmark.pack_jsonl + pack_csv(benchmark)
     assert not any(p.id in text or p.knowledge_point in text for p in probes)  # SDAK ids end in /factual
     assert pack_csv(benchmark).splitlines()[0] == "id,facet,language,samples,answer_kind,options,option_texts,given,system,prompt"
+
+
+def test_migrations_move_large_texts_apart_and_back_keeping_them(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import inspect
+
+    from medprobe.platform.models import Benchmark, Submission
+
+    engine = make_engine(f"sqlite:///{tmp_path}/m.sqlite")
+    migrate(engine)
+    with sessions(engine)() as session:
+        user = create_user(session, "m@example.org", "M", "a long password")
+        benchmark = publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=2), user.id)
+        session.add(Submission(benchmark_id=benchmark.id, user_id=user.id, model_name="m", answers_jsonl="A\n", answers_sha256="x"))
+        session.commit()
+        probes, pack = benchmark.probes_jsonl, benchmark.pack_jsonl
+    migrate(engine, "0001", downgrade=True)
+    assert {"probes_jsonl", "pack_jsonl"} <= {c["name"] for c in inspect(engine).get_columns("benchmarks")}
+    migrate(engine)
+    assert "probes_jsonl" not in {c["name"] for c in inspect(engine).get_columns("benchmarks")}
+    with sessions(engine)() as session:
+        benchmark = session.get(Benchmark, benchmark.id)
+        assert (benchmark.probes_jsonl, benchmark.pack_jsonl) == (probes, pack) and len(probes) > 1000
+        assert session.scalars(select(Submission)).one().answers_jsonl == "A\n"
 
 
 def test_multicog_high_level_is_refused_at_publishing(db: tuple[str, str]) -> None:
@@ -80,6 +104,18 @@ def test_read_answers_jsonl_csv_and_samples() -> None:
     same = read_answers(b'{"probe_id": "qb", "text": "B"}\n{"probe_id": "qa", "text": "A"}', known, 1)
     other_order = read_answers(b'{"probe_id": "qa", "text": "A"}\n{"probe_id": "qb", "text": "B"}', known, 1)
     assert same.sha256() == other_order.sha256()  # a duplicate is found whatever the line order
+
+
+def test_breakdown_charts_per_facet_task_and_type() -> None:
+    task = {"accuracy": 0.5, "parse_failure_rate": 0.25}
+    multicog = {"metrics": {"lowmid": {"datasets": {"medqa": {"tasks": {"MCQ": task, "SV": {**task, "accuracy": 0.75}}}}}}}
+    charts = breakdown_charts("multicog", multicog)
+    assert set(charts) == {"breakdown_accuracy.svg", "breakdown_unread.svg"}
+    assert "Accuracy by task" in charts["breakdown_accuracy.svg"] and ">0.75<" in charts["breakdown_accuracy.svg"]
+    assert ">0.25<" in charts["breakdown_unread.svg"] and ">SV<" in charts["breakdown_unread.svg"]
+    sdak = {"metrics": {"per_type": {"disease_site": {"label": "Disease-Site", "fact_acc": 0.5, "ifr": 0.9}}}}
+    assert ">0.10<" in breakdown_charts("sdak", sdak)["breakdown_unread.svg"]  # 1 - IFR
+    assert breakdown_charts("meddisk", {"metrics": {}}) == {}  # it draws its own
 
 
 def test_safe_cell_defuses_formulas() -> None:

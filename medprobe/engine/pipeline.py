@@ -197,6 +197,8 @@ def run(plan: RunPlan) -> Outcome:
     if judge is not None:
         plan = replace(plan, build=replace(plan.build, options={k: v for k, v in plan.build.options.items() if k != "extractor"}))
     probe_set = verified_probe_set(method, plan.build)
+    if plan.build.points is not None:
+        probe_set.info["points"] = plan.build.points.record()
     if judge is not None:
         extraction.check(plan.method, probe_set.probes, reference_compatible=plan.reference_compatible)
         probe_set.info["extraction_judge"] = judge

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,7 @@ def _records(text: str, as_csv: bool) -> list[tuple[int, Any]]:
     return out
 
 
-def _check(record: Any, known: set[str], samples: int) -> str | tuple[str, int, str]:
+def _check(record: Any, known: Container[str], samples: int) -> str | tuple[str, int, str]:
     """The answer as (probe id, sample, text), or what is wrong with it."""
     if isinstance(record, str):
         return record
@@ -80,7 +81,7 @@ def _check(record: Any, known: set[str], samples: int) -> str | tuple[str, int, 
     return probe_id, sample, text
 
 
-def read_answers(data: bytes, known: set[str], samples: int, *, filename: str = "") -> Answers:
+def read_answers(data: bytes, known: Container[str], samples: int, *, filename: str = "") -> Answers:
     """Validate an uploaded file against a benchmark's public probe ids and samples per probe."""
     result = Answers()
     try:

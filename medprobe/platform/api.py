@@ -7,9 +7,10 @@ anything that changes state takes ``Authorization: Bearer TOKEN`` only. Errors a
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -38,6 +39,80 @@ Participant = Annotated[User, Depends(api_user)]
 Admin = Annotated[User, Depends(api_admin)]
 JSONL = "application/x-ndjson; charset=utf-8"
 CSV = "text/csv; charset=utf-8"
+#: a row id as the database holds it (32-bit on PostgreSQL); a larger number is refused (422), not a crash
+RowId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+REASONS = {
+    400: "the server cannot do it (its message says why)", 401: "an API token is needed, or it is wrong or revoked",
+    403: "admins only", 404: "not found, or not yours to see", 409: "a conflict: a duplicate, or not scored yet",
+    413: "the request is too large", 422: "the request does not match this description", 429: "too many submissions this hour",
+}
+#: media types of a submission's files, by extension; any other file is plain text
+FILE_TYPES = {"svg": "image/svg+xml", "json": "application/json", "jsonl": JSONL, "md": "text/markdown; charset=utf-8"}
+TEXT = "text/plain; charset=utf-8"
+
+
+class LineError(BaseModel):
+    line: int
+    error: str
+
+
+class FieldError(BaseModel):
+    field: str
+    error: str
+
+
+class ErrorOut(BaseModel):
+    """Every error answer: a message; a rejected upload adds its bad lines, an invalid request its fields,
+    a duplicate the earlier submission."""
+
+    error: str
+    lines: list[LineError] | None = None
+    more_errors: int | None = None
+    fields: list[FieldError] | None = None
+    submission: int | None = None
+
+
+class BenchmarkOut(BaseModel):
+    slug: str
+    title: str
+    method: str
+    data: str
+    seed: int
+    size: int | None
+    setting: str | None
+    options: dict[str, Any]
+    probes: int
+    samples: int
+    generation: dict[str, Any]
+    created: str
+
+
+class SubmissionOut(BaseModel):
+    id: int
+    benchmark: str
+    model: str
+    organisation: str
+    prompt_style: str
+    status: Literal["queued", "running", "scoring", "done", "failed"]
+    error: str | None
+    answers: int
+    public: bool
+    created: str
+    headline: dict[str, Any] | None
+    summary: dict[str, Any] | None
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers an operation can give (plus 413 and 422, which any can), for the OpenAPI description."""
+    return {status: {"model": ErrorOut, "description": REASONS[status]} for status in sorted({*statuses, 413, 422})}
+
+
+def download(media_types: tuple[str, ...], *statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The answers of an operation that is not JSON: a text or file in one of ``media_types``, or a JSON
+    error (its route's ``response_class`` must be ``Response``, whose media type FastAPI leaves open,
+    or the errors would be described in the file's media type)."""
+    content = {media: {"schema": {"type": "string"}} for media in media_types}
+    return {200: {"description": "the file", "content": content}, **errors(*statuses)}
 
 
 class BenchmarkIn(BaseModel):
@@ -78,28 +153,28 @@ def attachment(content: str | bytes, media_type: str, filename: str) -> Response
     return Response(content, media_type=media_type, headers={"content-disposition": f'attachment; filename="{filename}"'})
 
 
-@router.get("/benchmarks")
+@router.get("/benchmarks", response_model=list[BenchmarkOut])
 def list_benchmarks(session: DB) -> list[dict[str, Any]]:
     return [describe(b) for b in session.scalars(select(Benchmark).order_by(Benchmark.id))]
 
 
-@router.post("/benchmarks", status_code=201)
+@router.post("/benchmarks", status_code=201, response_model=BenchmarkOut, responses=errors(400, 401, 403))
 def create_benchmark(body: BenchmarkIn, session: DB, admin: Admin) -> dict[str, Any]:
     return describe(publish(session, BenchmarkSpec(**body.model_dump()), admin.id))
 
 
-@router.get("/benchmarks/{slug}")
+@router.get("/benchmarks/{slug}", response_model=BenchmarkOut, responses=errors(404))
 def get_benchmark(slug: str, session: DB) -> dict[str, Any]:
     return describe(benchmark_or_404(session, slug))
 
 
-@router.get("/benchmarks/{slug}/pack.jsonl")
+@router.get("/benchmarks/{slug}/pack.jsonl", response_class=Response, responses=download((JSONL,), 404))
 def pack_jsonl(slug: str, session: DB) -> Response:
     benchmark = benchmark_or_404(session, slug)
     return attachment(benchmark.pack_jsonl, JSONL, f"{benchmark.slug}-pack.jsonl")
 
 
-@router.get("/benchmarks/{slug}/pack.csv")
+@router.get("/benchmarks/{slug}/pack.csv", response_class=Response, responses=download((CSV,), 404))
 def pack_as_csv(slug: str, session: DB) -> Response:
     benchmark = benchmark_or_404(session, slug)
     return attachment(pack_csv(benchmark), CSV, f"{benchmark.slug}-pack.csv")
@@ -111,18 +186,18 @@ def leaderboard_table(session: Session, benchmark: Benchmark) -> list[dict[str, 
     return leaderboard.rows(benchmark, list(public))
 
 
-@router.get("/benchmarks/{slug}/leaderboard")
+@router.get("/benchmarks/{slug}/leaderboard", responses=errors(404))
 def get_leaderboard(slug: str, session: DB) -> list[dict[str, str]]:
     return leaderboard_table(session, benchmark_or_404(session, slug))
 
 
-@router.get("/benchmarks/{slug}/leaderboard.csv")
+@router.get("/benchmarks/{slug}/leaderboard.csv", response_class=Response, responses=download((CSV,), 404))
 def leaderboard_csv(slug: str, session: DB) -> Response:
     benchmark = benchmark_or_404(session, slug)
     return attachment(leaderboard.to_csv(leaderboard_table(session, benchmark)), CSV, f"{benchmark.slug}-leaderboard.csv")
 
 
-@router.post("/benchmarks/{slug}/submissions", status_code=201)
+@router.post("/benchmarks/{slug}/submissions", status_code=201, response_model=SubmissionOut, responses=errors(401, 404, 409, 429))
 async def upload(
     request: Request, slug: str, session: DB, user: Participant,
     file: Annotated[UploadFile, File(description="answers: JSONL lines {probe_id, sample, text} or CSV probe_id,sample,text")],
@@ -137,13 +212,13 @@ async def upload(
     return view(submission)
 
 
-@router.post("/benchmarks/{slug}/runs", status_code=201)
+@router.post("/benchmarks/{slug}/runs", status_code=201, response_model=SubmissionOut, responses=errors(401, 403, 404))
 def run_for_me(slug: str, body: RunIn, request: Request, session: DB, admin: Admin) -> dict[str, Any]:
     benchmark = benchmark_or_404(session, slug)
     return view(start_run(session, request.app.state.jobs, admin, benchmark, body.endpoint, body.model_name))
 
 
-@router.post("/endpoints", status_code=201)
+@router.post("/endpoints", status_code=201, responses=errors(400, 401, 403, 409))
 def add_endpoint(body: EndpointIn, session: DB, admin: Admin) -> dict[str, Any]:
     if session.scalar(select(Endpoint.id).where(Endpoint.name == body.name)) is not None:
         raise Refused(409, f"an endpoint named '{body.name}' exists already")
@@ -152,7 +227,7 @@ def add_endpoint(body: EndpointIn, session: DB, admin: Admin) -> dict[str, Any]:
     return {"name": body.name}
 
 
-@router.get("/submissions")
+@router.get("/submissions", response_model=list[SubmissionOut], responses=errors(401))
 def my_submissions(session: DB, user: Participant) -> list[dict[str, Any]]:
     query = select(Submission).order_by(Submission.id.desc())
     if not user.is_admin:
@@ -160,13 +235,13 @@ def my_submissions(session: DB, user: Participant) -> list[dict[str, Any]]:
     return [view(s) for s in session.scalars(query)]
 
 
-@router.get("/submissions/{submission_id}")
-def get_submission(submission_id: int, session: DB, user: Viewer) -> dict[str, Any]:
+@router.get("/submissions/{submission_id}", response_model=SubmissionOut, responses=errors(401, 404))
+def get_submission(submission_id: RowId, session: DB, user: Viewer) -> dict[str, Any]:
     return view(submission_for(session, user, submission_id))
 
 
-@router.post("/submissions/{submission_id}/leaderboard")
-def set_visibility(submission_id: int, body: Visibility, session: DB, user: Participant) -> dict[str, Any]:
+@router.post("/submissions/{submission_id}/leaderboard", response_model=SubmissionOut, responses=errors(401, 404))
+def set_visibility(submission_id: RowId, body: Visibility, session: DB, user: Participant) -> dict[str, Any]:
     submission = submission_for(session, user, submission_id)
     if not may_change(user, submission):
         raise Refused(404, f"no submission {submission_id}")
@@ -175,26 +250,25 @@ def set_visibility(submission_id: int, body: Visibility, session: DB, user: Part
     return view(submission)
 
 
-@router.get("/submissions/{submission_id}/files/{name}")
-def get_file(submission_id: int, name: str, session: DB, user: Viewer) -> Response:
+@router.get("/submissions/{submission_id}/files/{name}", response_class=Response, responses=download((*FILE_TYPES.values(), TEXT), 401, 404))
+def get_file(submission_id: RowId, name: str, session: DB, user: Viewer) -> Response:
     files = public_files(session, submission_for(session, user, submission_id))
     if name not in files:
         raise Refused(404, f"no file '{name[:80]}' (files: {', '.join(files) or 'none yet'})")
-    media = {"svg": "image/svg+xml", "json": "application/json", "jsonl": JSONL, "md": "text/markdown; charset=utf-8"}
-    return Response(files[name], media_type=media.get(name.rsplit(".", 1)[-1], "text/plain"),
+    return Response(files[name], media_type=FILE_TYPES.get(name.rsplit(".", 1)[-1], TEXT),
                     headers={"content-security-policy": "default-src 'none'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff"})
 
 
-@router.get("/submissions/{submission_id}/results.csv")
-def get_results_csv(submission_id: int, session: DB, user: Viewer) -> Response:
+@router.get("/submissions/{submission_id}/results.csv", response_class=Response, responses=download((CSV,), 401, 404, 409))
+def get_results_csv(submission_id: RowId, session: DB, user: Viewer) -> Response:
     submission = submission_for(session, user, submission_id)
     if submission.status != "done":
         raise Refused(409, f"submission {submission_id} is {submission.status}, not scored yet")
     return attachment(results_csv(submission), CSV, f"submission-{submission_id}-results.csv")
 
 
-@router.get("/submissions/{submission_id}/rundir.zip")
-def get_rundir(submission_id: int, session: DB, user: Viewer) -> Response:
+@router.get("/submissions/{submission_id}/rundir.zip", response_class=Response, responses=download(("application/zip",), 401, 404, 409))
+def get_rundir(submission_id: RowId, session: DB, user: Viewer) -> Response:
     submission = submission_for(session, user, submission_id)
     files = public_files(session, submission)
     if not files:
@@ -203,7 +277,7 @@ def get_rundir(submission_id: int, session: DB, user: Viewer) -> Response:
     return attachment(rundir_zip(files, folder), "application/zip", f"{folder}.zip")
 
 
-@router.delete("/tokens/{token_id}")
-def delete_token(token_id: int, session: DB, user: Participant) -> PlainTextResponse:
+@router.delete("/tokens/{token_id}", response_class=Response, responses=download((TEXT,), 401, 404))
+def delete_token(token_id: RowId, session: DB, user: Participant) -> PlainTextResponse:
     revoke_token(session, user, token_id)
     return PlainTextResponse("revoked")

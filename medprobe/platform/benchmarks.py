@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import dumps
 from medprobe.methods import BuildOptions, available_methods, get_method
-from medprobe.platform.models import Benchmark
+from medprobe.platform.models import Benchmark, BenchmarkTexts
 from medprobe.records import Probe
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{1,60}$")
@@ -108,8 +108,8 @@ def publish(session: Session, spec: BenchmarkSpec, user_id: int | None) -> Bench
         slug=spec.slug, title=spec.title.strip(), method=spec.method, data=spec.data or method.default_data, seed=spec.seed,
         size=spec.size, setting=probe_set.setting, options=spec.options, probes=len(probe_set.probes), samples=probe_set.samples,
         generation=probe_set.generation.model_dump(mode="json"), build_info=probe_set.info, id_key=key,
-        probes_jsonl="".join(dumps(p) + "\n" for p in probe_set.probes),
-        pack_jsonl="".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
+        texts=BenchmarkTexts(probes_jsonl="".join(dumps(p) + "\n" for p in probe_set.probes),
+                             pack_jsonl="".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)),
         created_by=user_id,
     )
     session.add(benchmark)
@@ -124,6 +124,18 @@ def probes_of(benchmark: Benchmark) -> list[Probe]:
 
 def pack_ids(benchmark: Benchmark) -> list[str]:
     return [json.loads(line)["id"] for line in benchmark.pack_jsonl.splitlines() if line]
+
+
+#: public ids per benchmark id key (new at each publishing), kept by each process
+_KNOWN: dict[str, frozenset[str]] = {}
+
+
+def known_ids(benchmark: Benchmark) -> frozenset[str]:
+    """The pack's public ids, read once per process: a published pack never changes, and reading a
+    release-sized one (50 MB) took about half a second of every upload."""
+    if benchmark.id_key not in _KNOWN:
+        _KNOWN[benchmark.id_key] = frozenset(pack_ids(benchmark))
+    return _KNOWN[benchmark.id_key]
 
 
 def pack_csv(benchmark: Benchmark) -> str:

@@ -57,13 +57,14 @@ def sessions(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the platform schema to the newest revision (idempotent; run by ``medprobe serve``)."""
+def migrate(engine: Engine, revision: str = "head", *, downgrade: bool = False) -> None:
+    """Bring the platform schema to the newest revision (idempotent; run by ``medprobe serve``), or
+    up or down to ``revision`` (the migration tests)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        (command.downgrade if downgrade else command.upgrade)(config, revision)
 
 
 def instance_secret(session: Session, key: str) -> str:

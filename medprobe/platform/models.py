@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.ext.associationproxy import AssociationProxy, association_proxy
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -51,9 +52,28 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class BenchmarkTexts(Base):
+    """A benchmark's two large texts, in a table of their own: a release-sized benchmark holds about
+    50 MB in each, and most pages need neither (in the benchmark's own row, SQLite walks past them
+    to read any column stored after them)."""
+
+    __tablename__ = "benchmark_texts"
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmarks.id"), primary_key=True)
+    probes_jsonl: Mapped[str] = mapped_column(Text)
+    pack_jsonl: Mapped[str] = mapped_column(Text)
+
+
+class SubmissionAnswers(Base):
+    """A submission's answers (about 0.5 MB for a full MultifacetEval submission), apart for the same reason."""
+
+    __tablename__ = "submission_answers"
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), primary_key=True)
+    answers_jsonl: Mapped[str] = mapped_column(Text)
+
+
 class Benchmark(Base):
     """A published probe set. ``probes_jsonl`` holds the engine's probes with their gold answers and
-    never leaves the server; ``pack_jsonl`` is what participants download."""
+    never leaves the server; ``pack_jsonl`` is what participants download (both in ``BenchmarkTexts``)."""
 
     __tablename__ = "benchmarks"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -70,10 +90,11 @@ class Benchmark(Base):
     generation: Mapped[dict[str, Any]] = mapped_column(default=dict)
     build_info: Mapped[dict[str, Any]] = mapped_column(default=dict)
     id_key: Mapped[str] = mapped_column(String(64))
-    probes_jsonl: Mapped[str] = mapped_column(Text)
-    pack_jsonl: Mapped[str] = mapped_column(Text)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
     created: Mapped[datetime] = mapped_column(default=utcnow)
+    texts: Mapped[BenchmarkTexts] = relationship()
+    probes_jsonl: AssociationProxy[str] = association_proxy("texts", "probes_jsonl")
+    pack_jsonl: AssociationProxy[str] = association_proxy("texts", "pack_jsonl")
 
 
 class Submission(Base):
@@ -91,7 +112,6 @@ class Submission(Base):
     #: how the answers were produced, for the leaderboard's comparability columns: the pack's prompts
     #: as chat turns ("chat") or plain text ("completion"), or the participant's own prompts ("own")
     prompt_style: Mapped[str] = mapped_column(String(20), default="chat")
-    answers_jsonl: Mapped[str] = mapped_column(Text, default="")
     answers_sha256: Mapped[str] = mapped_column(String(64))
     answers: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(20), default="queued")
@@ -105,6 +125,9 @@ class Submission(Base):
     finished: Mapped[datetime | None] = mapped_column(default=None)
     benchmark: Mapped[Benchmark] = relationship()
     user: Mapped[User] = relationship()
+    stored_answers: Mapped[SubmissionAnswers | None] = relationship()
+    answers_jsonl: AssociationProxy[str] = association_proxy(
+        "stored_answers", "answers_jsonl", creator=lambda text: SubmissionAnswers(answers_jsonl=text))
 
 
 class ResultFile(Base):

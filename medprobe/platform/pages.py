@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from medprobe.errors import MedprobeError
 from medprobe.methods import available_methods
 from medprobe.platform import leaderboard
-from medprobe.platform.api import leaderboard_table, submission_for
+from medprobe.platform.api import RowId, leaderboard_table, submission_for
 from medprobe.platform.auth import (
     authenticate,
     cookie_user,
@@ -44,8 +44,10 @@ from medprobe.platform.submissions import (
     submit,
 )
 
-router = APIRouter()
+#: pages are for browsers; /openapi.json describes the JSON API only
+router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}  # tojson: 问题, not \u95ee\u9898
 MARKDOWN = MarkdownIt("js-default").enable("table")  # js-default: raw HTML in a report is shown as text
 DB = Annotated[Session, Depends(db)]
 Who = Annotated[User | None, Depends(cookie_user)]
@@ -160,7 +162,7 @@ async def create_token(request: Request, session: DB, user: Who) -> Response:
 
 
 @router.post("/account/tokens/{token_id}/revoke")
-async def revoke(request: Request, token_id: int, session: DB, user: Who) -> Response:
+async def revoke(request: Request, token_id: RowId, session: DB, user: Who) -> Response:
     user = login_required(user)
     await form_data(request)
     revoke_token(session, user, token_id)
@@ -208,7 +210,7 @@ def submissions_page(request: Request, session: DB, user: Who) -> Response:
 
 
 @router.get("/submissions/{submission_id}", response_class=HTMLResponse)
-def submission_page(request: Request, submission_id: int, session: DB, user: Who) -> Response:
+def submission_page(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
     submission = submission_for(session, user, submission_id)
     files = public_files(session, submission)
     report = MARKDOWN.render(files["report.md"]) if "report.md" in files else ""
@@ -219,7 +221,7 @@ def submission_page(request: Request, submission_id: int, session: DB, user: Who
 
 
 @router.post("/submissions/{submission_id}/leaderboard")
-async def toggle_public(request: Request, submission_id: int, session: DB, user: Who) -> Response:
+async def toggle_public(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
     user = login_required(user)
     form = await form_data(request)
     submission = submission_for(session, user, submission_id)

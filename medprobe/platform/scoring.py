@@ -25,6 +25,7 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_records, write_json, write_records
 from medprobe.methods import BuildOptions
 from medprobe.platform.benchmarks import probes_of, public_id
+from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.leaderboard import headline_of
 from medprobe.platform.models import Benchmark, ResultFile, Submission
 from medprobe.records import GenerationParams, ItemScore, Response, RunConfig
@@ -129,4 +130,5 @@ def _score(benchmark: Benchmark, submission: Submission) -> tuple[dict[str, tupl
                 files[path.name] = (text if private else _scrub(text, public), private)
         items = read_records(outcome.path / "scores.jsonl", ItemScore)
     summary = json.loads(files["summary.json"][0])
+    files.update({name: (svg, False) for name, svg in breakdown_charts(benchmark.method, summary).items()})
     return files, summary, items

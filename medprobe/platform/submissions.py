@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from medprobe.platform.answers import MAX_LISTED, read_answers
-from medprobe.platform.benchmarks import pack_ids
+from medprobe.platform.benchmarks import known_ids
 from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, User
 from medprobe.platform.scoring import public_config
 
@@ -80,7 +80,7 @@ def submit(
     if len(data) > limits.max_upload_bytes:
         raise Refused(413, f"the file is larger than {limits.max_upload_bytes} bytes")
     _rate_limit(session, user, limits)
-    answers = read_answers(data, set(pack_ids(benchmark)), benchmark.samples, filename=filename)
+    answers = read_answers(data, known_ids(benchmark), benchmark.samples, filename=filename)
     if answers.errors:
         raise Refused(422, f"{len(answers.errors)} line(s) with errors; nothing was submitted", answers.errors)
     sha = answers.sha256()
@@ -110,7 +110,7 @@ def start_run(session: Session, jobs: Any, admin: User, benchmark: Benchmark, en
     model_name, _ = _names(model_name or endpoint.name, "", "chat", Limits())
     stamp = hashlib.sha256(f"{endpoint.id}:{datetime.now(UTC).isoformat()}".encode()).hexdigest()
     submission = Submission(benchmark_id=benchmark.id, user_id=admin.id, model_name=model_name, organisation=admin.organisation,
-                            source=f"endpoint:{endpoint.id}", answers_sha256=stamp)
+                            source=f"endpoint:{endpoint.id}", answers_jsonl="", answers_sha256=stamp)
     session.add(submission)
     session.commit()
     jobs.run(submission.id)

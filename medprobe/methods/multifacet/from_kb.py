@@ -9,8 +9,10 @@ ten ways with four options (A-D):
 Distractors are entities of the same aspect from other diseases, excluding entities the KB links
 to this disease under the aspect or a sibling of it (one of the aspect family of
 ``audit_rules.FAMILIES``: an associated symptom is no wrong primary symptom), their near-synonyms (fuzzy token match) and entities of closely related
-diseases (those sharing at least half of this disease's entities for the aspect, or one of its
-departments, where the KB lists departments), so that a
+diseases (those sharing at least half of this disease's entities for the aspect, one of its
+departments, where the KB lists departments, or two of the content words of its name, such as
+"muscular dystrophy": a finding the KB happens not to list for one limb-girdle muscular dystrophy
+but lists for other muscular dystrophies is no safe wrong answer), so that a
 "wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
 check (``ONTOLOGY_RELATED``: HPO for English), a candidate that is one of the disease's entities
 under another name, or generalises or specialises one ("Abnormal penis morphology" beside
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -33,8 +35,9 @@ from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
-from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.audit_rules import FAMILIES
+from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
+from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
@@ -53,6 +56,8 @@ NONSPECIFIC_SHARE = 0.01
 NONSPECIFIC_MIN = 10
 #: two diseases that share a department are related, unless at least this share of the diseases have it
 BROAD_DEPARTMENT = 0.2
+#: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
+NAME_WORDS_SHARED = 2
 
 
 def _norm(text: str) -> str:
@@ -71,6 +76,7 @@ class AspectIndex:
     sets: dict[str, set[str]] = field(default_factory=dict)
     kin: dict[str, set[str]] = field(default_factory=dict)
     departments: dict[str, frozenset[str]] = field(default_factory=dict)
+    name_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _departments(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
@@ -82,9 +88,19 @@ def _departments(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
     return {disease: depts - broad for disease, depts in listed.items()}
 
 
+def _name_words(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
+    """Each disease's content words of its names (none for names without spaced words, as in Chinese)."""
+    return {d.id: frozenset(w for name in (d.name, *d.synonyms) for w in content_words(name)) for d in kb.diseases}
+
+
+def _similar_names(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two names share at least two content words (one word alone, such as "cancer", is too broad)."""
+    return len(a & b) >= NAME_WORDS_SHARED
+
+
 def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
-    departments = _departments(kb)
-    index: dict[str, AspectIndex] = defaultdict(lambda: AspectIndex(departments=departments))
+    departments, names = _departments(kb), _name_words(kb)
+    index: dict[str, AspectIndex] = defaultdict(lambda: AspectIndex(departments=departments, name_words=names))
     for disease in kb.diseases:
         for key in aspects:
             values = disease.values(key)
@@ -122,8 +138,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     disease has them under this aspect or a sibling one, when they are common to many diseases,
     when they are near-synonyms of those entities, when the language's ontology or spelling check
     relates them to one of those entities, or when any disease owning them is closely related (shares at least
-    RELATED_OVERLAP of the smaller entity set, or a department: 甘草酸二铵, a drug of other liver
-    diseases, is no safe wrong answer for hepatitis B).
+    RELATED_OVERLAP of the smaller entity set, a department: 甘草酸二铵, a drug of other liver
+    diseases, is no safe wrong answer for hepatitis B; or two words of its name).
     Relatedness is checked only for the owners of drawn candidates, which keeps this cheap
     even for phenotypes shared by thousands of diseases.
     """
@@ -139,7 +155,11 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         if other not in related:
             theirs = entry.sets[other]
             shared = len(own & theirs) / min(len(own), len(theirs))
-            related[other] = shared >= RELATED_OVERLAP or not mine.isdisjoint(entry.departments.get(other, ()))
+            related[other] = (
+                shared >= RELATED_OVERLAP
+                or not mine.isdisjoint(entry.departments.get(other, ()))
+                or _similar_names(entry.name_words.get(disease_id, frozenset()), entry.name_words.get(other, frozenset()))
+            )
         return related[other]
 
     picked: list[str] = []
@@ -257,28 +277,36 @@ def _demo_questions(kp: KnowledgePoint, wrong: list[str], seed: int, language: s
             yield (q.task, q.negated), Demo(q.text, q.gold)
 
 
-def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None) -> KbQuestions:
-    """Questions for ``limit`` knowledge points (a seeded sample; all when None) plus demos."""
+def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, points: Collection[str] | None = None) -> KbQuestions:
+    """Questions for ``limit`` knowledge points (a seeded sample; all when None), or for exactly
+    ``points`` (a profile's shared sample), plus demos. With ``points`` the demos come from diseases
+    none of the points belongs to, so that a tested disease is never a solved example."""
     all_kps = list(kb.knowledge_points(min_values=1))
     index = index_kb(kb, {kp.aspect or "" for kp in all_kps})
     candidates = [kp for kp in all_kps if len(kp.values) >= MIN_VALUES]
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(all_kps) - len(candidates)})
     random.Random(seed).shuffle(candidates)
+    wanted = None if points is None else set(points)
+    tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
+    limit = limit if wanted is None else len(wanted)
 
     demo_kps: list[tuple[KnowledgePoint, list[str]]] = []
     chosen: list[tuple[KnowledgePoint, list[str]]] = []
     demo_diseases: set[str] = set()
     for kp in candidates:
-        if limit is not None and len(chosen) == limit:
+        if limit is not None and len(chosen) == limit and len(demo_kps) == N_DEMOS:
             break
-        if kp.meta["disease_id"] in demo_diseases:
+        disease = kp.meta["disease_id"]
+        demo = len(demo_kps) < N_DEMOS and disease not in tested_diseases
+        test = kp.id in wanted if wanted is not None else limit is None or len(chosen) < limit
+        if disease in demo_diseases or not (demo or test):
             continue
         wrong = distractors(index[kp.aspect or ""], kp, item_rng(seed, "distractors", kp.id), 6)
         if len(wrong) < 3:
             skipped["fewer than 3 usable distractors"] += 1
-        elif len(demo_kps) < N_DEMOS:
+        elif demo:
             demo_kps.append((kp, wrong))
-            demo_diseases.add(kp.meta["disease_id"])
+            demo_diseases.add(disease)
         else:
             chosen.append((kp, wrong))
     chosen.sort(key=lambda pair: pair[0].id)
