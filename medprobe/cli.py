@@ -15,6 +15,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -99,7 +100,7 @@ def _print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> Non
 @app.command()
 @user_errors
 def run(
-    method: Annotated[str | None, typer.Argument(help="multifacet or multicog (the default job when omitted)")] = None,
+    method: Annotated[str | None, typer.Argument(help="meddisk, multifacet, multicog, sdak, or profile (all four on shared knowledge points); the default job when omitted")] = None,
     model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
     data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="evaluate a seeded sample of N knowledge points")] = None,
@@ -127,25 +128,24 @@ def run(
         raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
     writable_dir(out, "--out")
     options = parse_options(method_option, "-X")
-    if method is None:
-        jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
-        summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
-        err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
+    if method == "profile":
+        builds = _profile_builds(data, limit, seed, repeats, options, setting, level)
     else:
-        jobs = [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
+        builds = [
+            (name, BuildOptions(data=job["data"], limit=job["limit"], seed=seed, setting=setting, level=level, repeats=job.get("repeats"), options=job["options"]))
+            for name, job in _jobs(method, model, data, limit, repeats, options)
+        ]
     incomplete = False
-    for name, job in jobs:
+    paths = []
+    for name, build_options in builds:
         plan = RunPlan(
             method=name,
-            build=BuildOptions(
-                data=job["data"], limit=job["limit"], seed=seed, setting=setting, level=level, repeats=job.get("repeats"),
-                temperature=temperature, max_tokens=max_tokens, options=job["options"], verified=_path(verified),
-            ),
+            build=replace(build_options, temperature=temperature, max_tokens=max_tokens, verified=_path(verified)),
             model=model,
             model_options=parse_options(option),
             out=out,
             prompt_style=prompt_style,  # type: ignore[arg-type]
-            repeats=repeats or 1,
+            repeats=1 if build_options.points is not None else repeats or 1,
             reference_compatible=reference_compatible,
             temperature=temperature,
             max_tokens=max_tokens,
@@ -164,8 +164,64 @@ def run(
                 hint="check the model's chat template (try --prompt-style completion), stop strings and --max-tokens",
             )
         incomplete = incomplete or outcome.summary["status"] != "complete"
+        paths.append(outcome.path)
+    if method == "profile":
+        _write_profile(paths, [], out, None)
     if incomplete:
         raise typer.Exit(EXIT_INCOMPLETE)
+
+
+def _jobs(method: str | None, model: str, data: str | None, limit: int | None, repeats: int | None, options: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
+    """The method asked for, or the default job (said on standard error)."""
+    if method is not None:
+        return [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
+    jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
+    summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
+    err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
+    return jobs
+
+
+def _profile_builds(
+    data: str | None, limit: int | None, seed: int, repeats: int | None, options: dict[str, str], setting: str | None, level: str | None,
+) -> list[tuple[str, BuildOptions]]:
+    """``run profile``: the shared sample of knowledge points and every method's build on it."""
+    from medprobe.profile.points import profile_builds
+
+    given = [flag for flag, value in (("-X", options), ("--setting", setting), ("--level", level)) if value]
+    if given:
+        raise MedprobeError(f"run profile takes no {', '.join(given)}", hint="every method runs with its defaults on the shared points")
+    if data is None or limit is None:
+        raise MedprobeError("run profile needs --data (a knowledge base) and --limit (knowledge points)", hint="e.g. --data builtin:zh --limit 50")
+    points, builds = profile_builds(data, limit=limit, seed=seed, repeats=repeats or 1)
+    err_console.print(f"[bold]medprobe[/]: profile of {len(points.ids)} knowledge points of {escape(data)}: {', '.join(m for m, _ in builds)}")
+    return builds
+
+
+def _write_profile(runs: list[Path], against: list[Path], out: Path, output: Path | None) -> None:
+    from medprobe.profile.analysis import build_profile
+    from medprobe.profile.join import join_runs
+    from medprobe.profile.report import profile_table, write_profile
+
+    profile = build_profile(join_runs(runs), join_runs(against) if against else None)
+    folder = write_profile(profile, out, output)
+    out_console.print(profile_table(profile))
+    print(folder, flush=True)
+
+
+@app.command("profile")
+@user_errors
+def profile_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="the runs of one model written by `medprobe run profile` (or its profile folder)")],
+    against: Annotated[list[Path], typer.Option(help="the runs (or profile folder) of a second model on the same points; repeatable")] = [],  # noqa: B006
+    out: Annotated[Path, typer.Option(help="where the profile folder goes")] = Path("runs"),
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write into this folder instead")] = None,
+) -> None:
+    """Join a model's runs point by point: scores per method and aspect, illusions, agreement, diseases
+    (report.md, profile.html, profile.json); --against compares a second model (Welch's t per method and aspect)."""
+    from medprobe.profile.join import expand_runs
+
+    writable_dir(output or out, "--output" if output else "--out")
+    _write_profile(expand_runs(runs), expand_runs(against), out, output)
 
 
 @app.command()

@@ -75,7 +75,8 @@ def git_revision() -> str | None:
         return None
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """A name that is safe in a folder name (model ids hold colons, slashes and @)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "model"
 
 
@@ -92,7 +93,7 @@ class RunDir:
         staging.mkdir()
         write_records(staging / PROBES, probes)
         write_json(staging / CONFIG, config.model_dump(mode="json"))
-        base = f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{config.method}-{_slug(label)}"
+        base = f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{config.method}-{slug(label)}"
         n = 0
         while True:
             n += 1

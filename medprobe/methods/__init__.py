@@ -17,6 +17,24 @@ from medprobe.errors import MedprobeError
 from medprobe.records import GenerationParams, ItemScore, Probe, Response
 
 
+@dataclass(frozen=True)
+class SharedPoints:
+    """Knowledge points (``disease id/aspect``) drawn once for a cross-method profile
+    (``medprobe run profile``): a method given them builds its probes on exactly these points
+    instead of drawing its own sample, so that every method's runs can be joined point by point.
+    ``kb_sha256`` names the knowledge base's content, so runs on different versions of a KB are told
+    apart."""
+
+    ids: tuple[str, ...]
+    kb_sha256: str
+    #: disease id -> name, for reports
+    diseases: dict[str, str] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """What config.json keeps of them (``build_info["points"]``)."""
+        return {"ids": list(self.ids), "kb_sha256": self.kb_sha256, "diseases": self.diseases}
+
+
 @dataclass
 class BuildOptions:
     """What a user chooses when building probes."""
@@ -37,6 +55,11 @@ class BuildOptions:
     options: dict[str, str] = field(default_factory=dict)
     #: a verification file (``medprobe items apply``): knowledge points with a flagged item are left out
     verified: str | None = None
+    #: a profile's shared knowledge points; a method that cannot build on them must refuse them
+    points: SharedPoints | None = None
+
+    def point_ids(self) -> tuple[str, ...] | None:
+        return None if self.points is None else self.points.ids
 
 
 @dataclass

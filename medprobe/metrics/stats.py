@@ -46,9 +46,34 @@ def bootstrap_se(
 
         bootstrap_se(questions, lambda sample: {"accuracy": mean([q.mean_correct for q in sample])})
     """
-    n = len(units)
-    if n == 0:
+    if not units:
         return {}
+    draws = _bootstrap_draws(units, statistic, resamples, seed)
+    return {key: _sd(draws.get(key, [])) for key in statistic(units)}
+
+
+def bootstrap_ci(
+    units: Sequence[T],
+    statistic: Callable[[Sequence[T]], Mapping[str, float | None]],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> dict[str, tuple[float, float] | None]:
+    """Percentile confidence interval of each number ``statistic`` returns, from the same seeded
+    bootstrap over ``units`` as :func:`bootstrap_se` (keep what was measured on one unit together);
+    None where fewer than two units or resampled values exist."""
+    if not units:
+        return {}
+    draws = _bootstrap_draws(units, statistic, resamples, seed)
+    tail = (1 - level) / 2
+    return {key: _percentiles(draws.get(key, []), tail) for key in statistic(units)}
+
+
+def _bootstrap_draws(
+    units: Sequence[T], statistic: Callable[[Sequence[T]], Mapping[str, float | None]], resamples: int, seed: int,
+) -> dict[str, list[float]]:
+    n = len(units)
     rng = random.Random(seed)
     draws: dict[str, list[float]] = {}
     for _ in range(resamples if n > 1 else 0):
@@ -56,8 +81,15 @@ def bootstrap_se(
         for key, value in statistic(sample).items():
             if value is not None:
                 draws.setdefault(key, []).append(value)
-    keys = statistic(units).keys()
-    return {key: _sd(draws.get(key, [])) for key in keys}
+    return draws
+
+
+def _percentiles(values: Sequence[float], tail: float) -> tuple[float, float] | None:
+    if len(values) < 2:
+        return None
+    ordered = sorted(values)
+    last = len(ordered) - 1
+    return ordered[round(tail * last)], ordered[round((1 - tail) * last)]
 
 
 def _sd(values: Sequence[float]) -> float | None:

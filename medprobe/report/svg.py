@@ -84,3 +84,25 @@ def radar(axes: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], ti
         body.append(f'<rect x="8" y="{34 + 18 * k}" width="12" height="12" fill="{colour}"/>')
         body.append(f'<text x="24" y="{45 + 18 * k}">{escape(name)}</text>')
     return _frame(int(cy + r + 60), body, title)
+
+
+def matrix(rows: Sequence[str], columns: Sequence[str], counts: Sequence[Sequence[int | None]], title: str) -> str:
+    """A grid of counts, row label on the left, column labels on top, each cell shaded by its
+    share of the largest count (None: an empty grey cell, e.g. a row against itself)."""
+    cell, top = 64, 70
+    peak = max((c for row in counts for c in row if c is not None), default=0) or 1
+    body = []
+    for j, label in enumerate(columns):
+        x = _LABEL + j * cell + cell / 2
+        body.append(f'<text x="{x:.1f}" y="{top - 8}" text-anchor="middle" font-size="11">{escape(label)}</text>')
+    for i, (label, row) in enumerate(zip(rows, counts, strict=True)):
+        y = top + i * cell / 2
+        body.append(f'<text x="8" y="{y + 20:.1f}">{escape(label)}</text>')
+        for j, count in enumerate(row):
+            x = _LABEL + j * cell
+            if count is None:
+                body.append(f'<rect x="{x}" y="{y:.1f}" width="{cell - 2}" height="{cell / 2 - 2:.1f}" fill="#eee"/>')
+                continue
+            body.append(f'<rect x="{x}" y="{y:.1f}" width="{cell - 2}" height="{cell / 2 - 2:.1f}" fill="#d9534f" fill-opacity="{0.08 + 0.8 * count / peak:.2f}"/>')
+            body.append(f'<text x="{x + cell / 2 - 1:.1f}" y="{y + 20:.1f}" text-anchor="middle">{count}</text>')
+    return _frame(int(top + len(rows) * cell / 2 + 16), body, title)

@@ -49,7 +49,7 @@ class MedDisKMethod:
         if unknown:
             raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="meddisk options: " + ", ".join(SCORING_OPTIONS))
         kb = resolve_kb(options.data or self.default_data)
-        probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting)
+        probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting, points=options.point_ids())
         if not probes:
             raise MedprobeError(f"no (disease, aspect) pairs to ask in {kb.name}")
         info["templates"] = template_hash()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from medprobe.aspects import ASPECTS, AspectType
@@ -67,20 +68,31 @@ def prompt_for(disease: Disease, aspect: str, demos: list[Disease], setting: str
     )
 
 
-def build_probes(kb: KnowledgeBase, *, limit: int | None, seed: int, setting: str) -> tuple[list[Probe], dict[str, Any]]:
-    """Probes for every aspect of ``limit`` diseases (a seeded sample; all when None)."""
+def demo_pools(kb: KnowledgeBase, rng: random.Random) -> dict[str, list[Disease]]:
+    """Per aspect, the example diseases: the first N_DEMOS having it in one seeded order of the KB."""
+    order = rng.sample(kb.diseases, len(kb.diseases))
+    return {aspect.key: [d for d in order if aspect.key in d.aspects][:N_DEMOS] for aspect in ASPECTS}
+
+
+def build_probes(
+    kb: KnowledgeBase, *, limit: int | None, seed: int, setting: str, points: Collection[str] | None = None,
+) -> tuple[list[Probe], dict[str, Any]]:
+    """Probes for every aspect of ``limit`` diseases (a seeded sample; all when None), or for exactly
+    ``points`` (``disease id/aspect``: a profile's shared knowledge points)."""
     language = kb.language
     rng = random.Random(seed)
-    order = rng.sample(kb.diseases, len(kb.diseases))
-    pools = {aspect.key: [d for d in order if aspect.key in d.aspects][:N_DEMOS] for aspect in ASPECTS}
+    pools = demo_pools(kb, rng)
     demo_ids = {d.id for pool in pools.values() for d in pool}
     candidates = [d for d in kb.diseases if d.id not in demo_ids]
-    chosen = candidates if limit is None else sorted(rng.sample(candidates, min(limit, len(candidates))), key=lambda d: d.id)
+    wanted = None if points is None else set(points)
+    if wanted is not None:
+        candidates = [d for d in candidates if any(f"{d.id}/{key}" in wanted for key in d.aspects)]
+    chosen = candidates if limit is None or wanted is not None else sorted(rng.sample(candidates, min(limit, len(candidates))), key=lambda d: d.id)
     probes: list[Probe] = []
     skipped: Counter[str] = Counter()
     for disease in chosen:
         for aspect in ASPECTS:
-            if aspect.key not in disease.aspects:
+            if aspect.key not in disease.aspects or (wanted is not None and f"{disease.id}/{aspect.key}" not in wanted):
                 continue
             demos = pools[aspect.key]
             if len(demos) < N_DEMOS:

@@ -85,10 +85,12 @@ class MultiCogMethod:
                 notes.append(f"low/mid level questions from {DEFAULT_LOWMID_DATA} (no MCQ source given)")
             built, info["lowmid"] = build_lowmid(
                 mcq_specs, limit=options.limit, seed=options.seed, repeats=options.repeats or 5,
-                generator=options.options.get("generator"), levels=set(lowmid),
+                generator=options.options.get("generator"), levels=set(lowmid), points=options.point_ids(),
             )
             probes += built
         if "high" in levels:
+            if options.points is not None:
+                raise MedprobeError("the high level asks clinical cases, not a profile's knowledge points", field="--level", hint="--level low,mid")
             if not case_specs:
                 case_specs = [DEFAULT_CASES]
                 notes.append("diagnosis cases from the built-in demo cases (no case source given)")

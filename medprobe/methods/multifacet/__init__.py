@@ -57,6 +57,8 @@ class MultifacetMethod:
         data = options.data or self.default_data
         folder = Path(data)
         if folder.is_dir():
+            if options.points is not None:
+                raise MedprobeError("a profile's shared knowledge points come from a knowledge base, not a release", field="--data")
             questions = release.load_release(folder)
             if options.limit is not None:
                 kps = sorted({q.knowledge_point for q in questions})
@@ -74,7 +76,7 @@ class MultifacetMethod:
             from medprobe.sources.builtin import resolve_kb
 
             kb = resolve_kb(data)
-            built = build_kb_questions(kb, seed=options.seed, limit=options.limit)
+            built = build_kb_questions(kb, seed=options.seed, limit=options.limit, points=options.point_ids())
             questions, demos, language = built.questions, built.demos, kb.language
             info = {"kind": "knowledge-base", **built.info}
         if not questions:

@@ -56,6 +56,7 @@ class SdakMethod:
         setting = options.setting or "zero-shot"
         probes, info = build_probes(
             options.data or self.default_data, setting=setting, runs=options.repeats or DEFAULT_RUNS, seed=options.seed, limit=options.limit,
+            points=options.point_ids(),
         )
         return ProbeSet(probes, SAMPLING, 1, setting, info, own_repeats=True)
 

@@ -9,12 +9,13 @@ prompts; the plugin gives every run its own sampling seed when it sends them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.methods.sdak.claims import ClaimPair, draw_demos, split_items
-from medprobe.methods.sdak.from_kb import kb_items, to_pair
+from medprobe.methods.sdak.from_kb import kb_items, point_items, to_pair
 from medprobe.methods.sdak.prompts import prompt, template_hash
 from medprobe.methods.sdak.release import is_release, load_release
 from medprobe.records import AnswerFormat, Probe
@@ -29,10 +30,16 @@ KB_DEFAULT_LIMIT = 1000
 VARIANTS = ("factual", "counterfactual")
 
 
-def load_pairs(data: str, *, seed: int, limit: int | None, few_shot: bool) -> tuple[list[ClaimPair], list[ClaimPair], dict[str, Any]]:
-    """Test items, validation items (few-shot only) and provenance from a release (file or folder) or a KB."""
+def load_pairs(
+    data: str, *, seed: int, limit: int | None, few_shot: bool, points: Collection[str] | None = None,
+) -> tuple[list[ClaimPair], list[ClaimPair], dict[str, Any]]:
+    """Test items, validation items (few-shot only) and provenance from a release (file or folder) or a
+    KB; with ``points`` (a profile's shared knowledge points) the test items are those points' items
+    and the validation items come from the others."""
     if limit is not None and limit < 1:
         raise MedprobeError(f"--limit must be at least 1, got {limit}", field="--limit")
+    if points is not None and is_release(data):
+        raise MedprobeError("a profile's shared knowledge points come from a knowledge base, not a release", field="--data")
     if is_release(data):
         pairs = load_release(Path(data))
         test, validation = split_items(pairs, seed=seed, limit=limit, hold_demos=few_shot)
@@ -43,9 +50,16 @@ def load_pairs(data: str, *, seed: int, limit: int | None, few_shot: bool) -> tu
 
         kb = resolve_kb(data)
         items, available, skipped = kb_items(kb)
-        test_items, validation_items = split_items(items, seed=seed, limit=KB_DEFAULT_LIMIT if limit is None else limit, hold_demos=few_shot)
+        if points is None:
+            test_items, validation_items = split_items(items, seed=seed, limit=KB_DEFAULT_LIMIT if limit is None else limit, hold_demos=few_shot)
+        else:
+            test_items = point_items(items, points, seed=seed)
+            tested = {item.point for item in test_items}
+            validation_items = split_items([i for i in items if i.point not in tested], seed=seed, limit=0, hold_demos=few_shot)[1]
         test, validation = [to_pair(i, kb.name) for i in test_items], [to_pair(i, kb.name) for i in validation_items]
         info = {"source": kb.name, "kind": "knowledge-base", "skipped": skipped}
+        if points is not None:  # a profile joins the runs of all methods by knowledge point
+            info["point_of"] = {item.id: item.point for item in test_items}
     if not test:
         raise MedprobeError(f"no claim pairs could be built from {data}", hint="a KB needs enumerated aspects such as primary_symptoms")
     info.update(
@@ -77,13 +91,15 @@ def _probe(pair: ClaimPair, variant: str, run: int, demos: list[tuple[ClaimPair,
     )
 
 
-def build_probes(data: str, *, setting: str, runs: int, seed: int, limit: int | None) -> tuple[list[Probe], dict[str, Any]]:
+def build_probes(
+    data: str, *, setting: str, runs: int, seed: int, limit: int | None, points: Collection[str] | None = None,
+) -> tuple[list[Probe], dict[str, Any]]:
     """Probes for every test item x run x claim, and provenance for config.json."""
     if setting not in SETTINGS:
         raise MedprobeError(f"unknown setting '{setting}'", field="--setting", hint="zero-shot or few-shot")
     if runs < 1:
         raise MedprobeError(f"runs must be at least 1, got {runs}", field="--repeats")
-    test, validation, info = load_pairs(data, seed=seed, limit=limit, few_shot=setting == "few-shot")
+    test, validation, info = load_pairs(data, seed=seed, limit=limit, few_shot=setting == "few-shot", points=points)
     draws = draw_demos(validation, runs, seed=seed, shots=SHOTS) if setting == "few-shot" else [[] for _ in range(runs)]
     probes = [_probe(pair, variant, run, draws[run]) for run in range(runs) for pair in test for variant in VARIANTS]
     info.update(setting=setting, runs=runs, demos=[[demo_id(p, f) for p, f in draw] for draw in draws], templates=template_hash())

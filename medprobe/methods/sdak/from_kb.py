@@ -13,12 +13,15 @@ they cannot read is counted as skipped, never guessed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 from medprobe.methods.sdak.claims import ATOMIC_TYPES, TYPES, AtomicType, ClaimPair, make_pair
+from medprobe.parsing.fill import item_rng
 from medprobe.sources.kb import Disease, KnowledgeBase
 
+#: claim pairs asked per knowledge point of a profile (``point_items``)
+PAIRS_PER_POINT = 5
 #: how a polar property is written in a KB -> whether it holds
 POLARITY = {
     "有传染性": True, "弱传染性": True, "强传染性": True, "无传染性": False, "不传染": False,
@@ -40,6 +43,13 @@ class KbItem(NamedTuple):
     disease: Disease
     entity: str
     holds: bool
+    #: the KB key the entity was read from (the first, when two keys of the type list it)
+    key: str
+
+    @property
+    def point(self) -> str:
+        """The knowledge point (disease, aspect) the item belongs to."""
+        return f"{self.disease.id}/{self.key}"
 
 
 def _type_items(kind: AtomicType, disease: Disease, skipped: Counter[str]) -> Iterator[KbItem]:
@@ -60,7 +70,7 @@ def _type_items(kind: AtomicType, disease: Disease, skipped: Counter[str]) -> It
             if holds is None:
                 skipped[f"{kind.key}: unreadable value '{entity}'"] += 1
                 continue
-            yield KbItem(f"{kind.key}/{disease.id}/{entity}", kind.key, disease, entity, holds)
+            yield KbItem(f"{kind.key}/{disease.id}/{entity}", kind.key, disease, entity, holds, source.key)
 
 
 def kb_items(kb: KnowledgeBase) -> tuple[list[KbItem], dict[str, int], dict[str, int]]:
@@ -76,3 +86,15 @@ def kb_items(kb: KnowledgeBase) -> tuple[list[KbItem], dict[str, int], dict[str,
 def to_pair(item: KbItem, source: str) -> ClaimPair:
     """The item's factual and counterfactual claims."""
     return make_pair(TYPES[item.type], item.disease.name, item.entity, item.disease.language, item_id=item.id, source=source, holds=item.holds)
+
+
+def point_items(items: list[KbItem], points: Collection[str], *, seed: int) -> list[KbItem]:
+    """The items of a profile's shared knowledge points: up to PAIRS_PER_POINT per point, a seeded
+    draw, so that a point with thirty symptoms costs no more than one with five."""
+    wanted = set(points)
+    by_point: dict[str, list[KbItem]] = {}
+    for item in items:
+        if item.point in wanted:
+            by_point.setdefault(item.point, []).append(item)
+    chosen = [item for point, group in by_point.items() for item in item_rng(seed, "profile", point).sample(group, min(PAIRS_PER_POINT, len(group)))]
+    return sorted(chosen, key=lambda item: item.id)

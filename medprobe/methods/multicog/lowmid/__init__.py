@@ -107,8 +107,10 @@ def build_lowmid(
     generator: str | None = None,
     levels: Collection[str] = frozenset({"low", "mid"}),
     max_prompt_tokens: int | None = MAX_PROMPT_TOKENS,
+    points: Collection[str] | None = None,
 ) -> tuple[list[Probe], dict[str, Any]]:
-    """Probes for each dataset x task x asked item x question x repeat, and provenance for config.json."""
+    """Probes for each dataset x task x asked item x question x repeat, and provenance for config.json;
+    ``points`` asks exactly those knowledge points of a knowledge base (a profile's shared sample)."""
     unknown = set(levels) - {"low", "mid"}
     if unknown or not levels:
         raise MedprobeError(f"build_lowmid builds the low and mid levels, not {sorted(unknown) or 'nothing'}", field="--level")
@@ -117,7 +119,7 @@ def build_lowmid(
     if not specs:
         raise MedprobeError("no low/mid-level source given", field="--data")
     tasks = [task for task in TASKS if LEVEL_OF[task] in levels]
-    datasets, sources = load_datasets(specs, tasks, limit=limit, seed=seed, generator=generator)
+    datasets, sources = load_datasets(specs, tasks, limit=limit, seed=seed, generator=generator, points=points)
     probes: list[Probe] = []
     per_dataset: dict[str, Any] = {}
     for dataset in datasets:

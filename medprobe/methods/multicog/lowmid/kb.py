@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from medprobe.methods.multicog.lowmid.tables import Dataset
@@ -70,14 +71,18 @@ def kb_rows(kp: KnowledgePoint, wrong: list[str], rng: random.Random, language: 
     }
 
 
-def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int) -> Dataset:
-    """Items of a KB: all usable knowledge points, or a seeded sample of ``limit`` to ask plus ``extra``
-    more that serve only as demos."""
+def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int, points: Collection[str] | None = None) -> Dataset:
+    """Items of a KB: all usable knowledge points, or a seeded sample of ``limit`` (or exactly
+    ``points``, a profile's shared sample) to ask plus ``extra`` more that serve only as demos."""
     kb = resolve_kb(spec)
     every = list(kb.knowledge_points(min_values=1))
     index = index_kb(kb, {kp.aspect or "" for kp in every})
     candidates = [kp for kp in every if len(kp.values) >= MIN_VALUES]
     random.Random(seed).shuffle(candidates)
+    if points is not None:  # the points first, in the seeded order, then the demos' candidates
+        wanted = set(points)
+        candidates = [kp for kp in candidates if kp.id in wanted] + [kp for kp in candidates if kp.id not in wanted]
+        limit = len(wanted)
     wanted = None if limit is None else limit + extra
     built: list[tuple[KnowledgePoint, list[str]]] = []
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(every) - len(candidates)})
@@ -89,7 +94,8 @@ def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int) -> Datase
             skipped[f"fewer than {NEEDED_DISTRACTORS} usable distractors"] += 1
             continue
         built.append((kp, wrong))
-    tested = None if limit is None else {kp.id for kp, _ in built[:limit]}
+    # a shared point without enough distractors is missing (the profile says so), never replaced
+    tested = None if limit is None else {kp.id for kp, _ in built[:limit] if points is None or kp.id in points}
     built.sort(key=lambda pair: pair[0].id)
     dataset = Dataset(kb.name.replace(":", "-"), "knowledge-base", kb.path or kb.name, kb.language, tested=tested)
     for kp, wrong in built:

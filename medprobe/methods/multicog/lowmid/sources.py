@@ -18,7 +18,7 @@ release file, or — for sources that must be built item by item — five furthe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -166,18 +166,23 @@ def load_raw(spec: str, kind: str, tasks: Sequence[str], *, limit: int | None, s
     return dataset
 
 
-def load_datasets(specs: Sequence[str], tasks: Sequence[str], *, limit: int | None, seed: int, generator: str | None) -> tuple[list[Dataset], list[dict[str, Any]]]:
-    """Every dataset of every spec (names made unique), with what each spec was classified as."""
+def load_datasets(
+    specs: Sequence[str], tasks: Sequence[str], *, limit: int | None, seed: int, generator: str | None, points: Collection[str] | None = None,
+) -> tuple[list[Dataset], list[dict[str, Any]]]:
+    """Every dataset of every spec (names made unique), with what each spec was classified as;
+    ``points`` (a profile's shared knowledge points) only for knowledge bases."""
     datasets: list[Dataset] = []
     sources: list[dict[str, Any]] = []
     for spec in specs:
         kind = classify(spec)
+        if points is not None and kind != "kb":
+            raise MedprobeError(f"a profile's shared knowledge points come from a knowledge base, not {spec}", field="--data")
         if kind == "release":
             found = [load_release(Path(spec), tasks, limit=limit, seed=seed)]
         elif kind == "release-root":
             found = [load_release(child, tasks, limit=limit, seed=seed) for child in sorted(Path(spec).iterdir()) if _is_release(child)]
         elif kind == "kb":
-            found = [kb_dataset(spec, limit=limit, seed=seed, extra=N_DEMOS)]
+            found = [kb_dataset(spec, limit=limit, seed=seed, extra=N_DEMOS, points=points)]
         else:
             found = [load_raw(spec, kind, tasks, limit=limit, seed=seed, generator=generator)]
         for dataset in found:
