@@ -117,27 +117,28 @@ def test_a_value_under_two_aspect_families_of_one_disease() -> None:
 
 
 def _distractor_kb() -> KnowledgeBase:
-    """Twenty diseases with four primary symptoms each and 'Cataract' among their associated symptoms;
-    two of them list 'Abnormality of the eye' as a primary symptom, which is in fact right for all the
-    others when offered to them as a wrong option."""
+    """Twenty diseases with four primary symptoms each and 'Lens clouding' among their associated
+    symptoms; two of them list 'Eye trouble' as a primary symptom, which is in fact right for all the
+    others when offered to them as a wrong option (a relation only the audit's ``related`` knows: the
+    question builder already keeps HPO relatives out)."""
     records = tiny_kb_records(20)
     for record in records:
-        record["aspects"]["associated_symptoms"] = ["Cataract"]
+        record["aspects"]["associated_symptoms"] = ["Lens clouding"]
         del record["aspects"]["departments"]  # diseases sharing a department are too close to give distractors
     for record in records[1:3]:
-        record["aspects"]["primary_symptoms"][0] = "Abnormality of the eye"
+        record["aspects"]["primary_symptoms"][0] = "Eye trouble"
     return KnowledgeBase(name="hand-made", diseases=[Disease.model_validate(r) for r in records])
 
 
 def test_distractor_risk_counts_wrong_options_related_to_the_diseases_own_values() -> None:
     def related(a: str, b: str) -> bool:
-        return {a, b} == {"Abnormality of the eye", "Cataract"}
+        return {a, b} == {"Eye trouble", "Lens clouding"}
 
     kb = _distractor_kb()
     audit = audit_kb(kb, related=related, sample=20)
     risk = audit.checks["distractor_risk"]
     assert risk.checked > 0 and risk.count >= 1
-    assert all("related to its own 'Cataract'" in e for shown in risk.examples.values() for e in shown)
+    assert all("related to its own 'Lens clouding'" in e for shown in risk.examples.values() for e in shown)
     assert audit_kb(kb, related=lambda a, b: False, sample=20).checks["distractor_risk"].count == 0
     everything = audit_kb(kb, related=lambda a, b: True, sample=20).checks["distractor_risk"]
     assert everything.count == everything.checked == risk.checked

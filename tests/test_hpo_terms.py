@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from medprobe.sources.hpo_terms import related_terms, related_to_any, term_id
+from medprobe.sources.hpo_terms import named_terms, related_terms, related_to_any, term_id, within
 
 
 def test_names_are_found_without_regard_to_case_or_plural() -> None:
@@ -45,3 +45,22 @@ def test_related_to_any() -> None:
     assert related_to_any("Abnormal penis morphology", ["Cataract", "Micropenis"])
     assert not related_to_any("Cataract", ["Micropenis", "Seizure"])
     assert not related_to_any("Cataract", [])
+
+
+def test_an_obsolete_name_means_the_term_that_replaced_it() -> None:
+    assert term_id("Hypotrichosis") == term_id("Sparse hair") == "HP:0008070"
+    assert term_id("obsolete Hypotrichosis") is None
+
+
+def test_named_terms_are_whole_word_runs_of_a_disease_name() -> None:
+    named = named_terms("Hypotrichosis and recurrent skin vesicles")
+    assert {"HP:0008070", term_id("Skin vesicle")} <= named
+    assert term_id("Hypertelorism") not in named_terms("Hypertrophic cardiomyopathy 1")  # no part of a word
+    assert term_id("Muscular dystrophy") in named_terms("Limb-girdle muscular dystrophy R4")
+
+
+def test_within_a_named_term() -> None:
+    named = named_terms("Hypotrichosis and recurrent skin vesicles")
+    assert within(term_id("Sparse eyelashes") or "", named)
+    assert within("HP:0008070", named)
+    assert not within(term_id("Epidermal acanthosis") or "", named)

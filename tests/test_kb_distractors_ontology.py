@@ -62,6 +62,23 @@ def test_the_disease_s_findings_under_a_sibling_aspect_are_never_distractors() -
         assert sorted(distractors(entry, kp, random.Random(seed), n=5)) == ["Hearing impairment", "Long penis", "Nystagmus"]
 
 
+def test_findings_of_diseases_with_a_similar_name_are_never_distractors() -> None:
+    """A blind reading offered "Proximal lower limb muscle weakness" as wrong for a limb-girdle muscular
+    dystrophy whose annotations happen to lack it; other muscular dystrophies list it. A disease sharing two
+    content words of the name ("muscular dystrophy") is related, one sharing a single word is not."""
+    own = Disease(id="D:0", name="Limb-girdle muscular dystrophy R4", language="en", aspects={"primary_symptoms": ["Myopathy", "Gowers sign", "Calf muscle hypertrophy"]})
+    others = [
+        Disease(id="D:1", name="Emery-Dreifuss muscular dystrophy 2", language="en", aspects={"primary_symptoms": ["Proximal lower limb muscle weakness"]}),
+        Disease(id="D:2", name="Spinal muscular atrophy, type I", language="en", aspects={"primary_symptoms": ["Tongue fasciculations"]}),
+        Disease(id="D:3", name="Marfan syndrome", language="en", aspects={"primary_symptoms": ["Arachnodactyly"]}),
+        Disease(id="D:4", name="Neurofibromatosis type 1", language="en", aspects={"primary_symptoms": ["Axillary freckling"]}),
+    ]
+    kb = KnowledgeBase(name="t", diseases=[own, *others])
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    entry = index_kb(kb, {"primary_symptoms"})["primary_symptoms"]
+    assert sorted(distractors(entry, kp, random.Random(0), n=4)) == ["Arachnodactyly", "Axillary freckling", "Tongue fasciculations"]
+
+
 @pytest.fixture(scope="module")
 def english() -> KnowledgeBase:
     return resolve_kb("builtin:en")

@@ -79,6 +79,17 @@ def test_clinicians_examples_are_gone(by_name: dict[str, Disease]) -> None:
     assert "Cleft palate" in _symptoms(stickler)
 
 
+def test_no_hpo_symptom_is_a_term_the_name_spells_out(by_name: dict[str, Disease]) -> None:
+    """A blind reading keyed "Sparse eyelashes", "Sparse body hair" and "Sparse axillary hair" for
+    hypotrichosis and recurrent skin vesicles: the name says "Hypotrichosis" (HPO's former name of
+    "Sparse hair"), and each is a kind of it."""
+    symptoms = _symptoms(by_name["Hypotrichosis and recurrent skin vesicles"])
+    assert "Epidermal acanthosis" in symptoms
+    assert not [v for v in symptoms if v.startswith("Sparse") and "hair" in v or v == "Sparse eyelashes"]
+    infantile = _symptoms(by_name["Hypotonia, infantile, with psychomotor retardation and characteristic facies 1"])
+    assert not [v for v in infantile if "hypotonia" in v.casefold()]
+
+
 def test_no_symptom_is_a_bare_organ_level_term(english: KnowledgeBase) -> None:
     organ_level = {"Abnormality of the eye", "Abnormality of the nervous system", "Abnormality of metabolism/homeostasis", "Neoplasm"}
     assert not [(d.name, v) for d in english.diseases for v in _symptoms(d) if v in organ_level]

