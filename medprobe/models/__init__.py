@@ -3,7 +3,7 @@
 Model ids: ``llamacpp:default`` (embedded SmolLM2-135M-Instruct), ``llamacpp:/path/model.gguf``,
 ``openai:MODEL@BASE_URL``, ``random``, ``replay:FILE``. Backend options (``-O key=value`` on
 the command line) are passed through: n_ctx, threads (llamacpp); concurrency, max_concurrency,
-retries, timeout, key_env (openai).
+retries, timeout, key_env, server (openai).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import importlib
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import ModelBackend, generate
-from medprobe.options import Parser, name, read_options, seconds, whole
+from medprobe.options import Parser, name, one_of, read_options, seconds, whole
 
 __all__ = ["ModelBackend", "generate", "make_backend", "BACKENDS"]
 
@@ -24,7 +24,11 @@ BACKENDS: dict[str, tuple[str, str, dict[str, Parser]]] = {
     "openai": (
         "medprobe.models.openai",
         "OpenAIBackend",
-        {"concurrency": whole(1), "max_concurrency": whole(1), "retries": whole(0), "timeout": seconds, "key_env": name},
+        {
+            "concurrency": whole(1), "max_concurrency": whole(1), "retries": whole(0), "timeout": seconds, "key_env": name,
+            # the names it reads for sampling parameters outside the OpenAI API (medprobe.models.server_family)
+            "server": one_of("openai", "vllm", "llamacpp"),
+        },
     ),
     "random": ("medprobe.models.random_model", "RandomBackend", {}),
     "replay": ("medprobe.models.replay", "ReplayBackend", {}),

@@ -16,15 +16,19 @@ answer, and never cached — and the run goes on. Over HTTP an empty completion 
 from a server, proxy or content filter that lost the text, or a reasoning model that spent its
 token budget before answering.
 
-``top_k`` and ``repetition_penalty`` are not OpenAI API parameters but most open-model servers
-(vLLM, SGLang, TGI, llama.cpp server) accept them; they are sent only when a method sets them,
-and never to api.openai.com, which rejects unknown sampling parameters. There the request runs
-with temperature and top_p alone, and config.json still records what the method asked for.
+The HTTP client is aiohttp: on one server and one machine it answers several times more requests per
+second than httpx, whose connection pool gets slower as connections grow (benchmarks/throughput.py
+measures both). Concurrency is what the user asks (``-O concurrency``, default 16): throttling halves
+it and successes grow it back to that, never beyond unless ``-O max_concurrency`` allows more.
+
+Sampling parameters outside the OpenAI API (``top_k``, the repetition penalty) go under the names the
+server's family reads (:mod:`medprobe.models.server_family`); the run's notes say what was sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -32,13 +36,15 @@ import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
+import aiohttp
 from pydantic import BaseModel, ConfigDict, ValidationError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import EMPTY_COMPLETION, failed
+from medprobe.models.server_family import extra_sampling, family_of_host, family_of_models, sent_note
 from medprobe.records import Request, Response
 
 #: MODEL@URL, the URL with any scheme (only http and https are accepted, the others named)
@@ -46,29 +52,55 @@ _SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>[A-Za-z][A-Za-z0-9+.-]*://\S*)$")
 #: MODEL@host:port/… — a URL without its scheme
 _SCHEMELESS = re.compile(r"^.+?@[\w.-]+(?::\d+|/)")
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
-#: hosts that answer HTTP 400 to sampling parameters outside the OpenAI API
-STRICT_HOSTS = frozenset({"api.openai.com"})
-#: sampling parameters open-model servers understand but the OpenAI API does not
-EXTRA_SAMPLING = ("top_k", "repetition_penalty")
 #: seconds to open a connection, whatever -O timeout says: a server that is not there is known at once
 CONNECT_TIMEOUT_S = 5.0
+JSON_HEADERS = {"content-type": "application/json"}
 
 
 class RetryableError(Exception):
     """A failed attempt that the next attempt may get past."""
 
 
-class RetryableStatus(RetryableError):
+class StatusError(Exception):
+    """An HTTP error status; retried only as :class:`RetryableStatus`."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(f"HTTP {status}: {body[:300]}")
+        self.status = status
+
+
+class RetryableStatus(StatusError, RetryableError):
     """An HTTP status worth retrying; carries the server's Retry-After when given."""
 
     def __init__(self, status: int, body: str, retry_after: float | None) -> None:
-        super().__init__(f"HTTP {status}: {body[:300]}")
-        self.status = status
+        super().__init__(status, body)
         self.retry_after = retry_after
+
+
+class TransportFailure(RetryableError):
+    """The connection failed or timed out. ``kind`` names it as the records always have
+    (ConnectTimeout, ReadTimeout, ConnectError, RemoteProtocolError), whatever the HTTP client."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
 
 
 class UnreadableReply(RetryableError):
     """A successful HTTP reply that carries no usable answer."""
+
+
+def transport_failure(exc: Exception) -> TransportFailure:
+    """aiohttp's exception as a :class:`TransportFailure`."""
+    if isinstance(exc, aiohttp.ConnectionTimeoutError):
+        kind = "ConnectTimeout"
+    elif isinstance(exc, TimeoutError):
+        kind = "ReadTimeout"
+    elif isinstance(exc, aiohttp.ClientConnectorError):
+        kind = "ConnectError"
+    else:
+        kind = "RemoteProtocolError"
+    return TransportFailure(kind, f"{type(exc).__name__}: {exc}")
 
 
 class _Strict(BaseModel):
@@ -117,7 +149,8 @@ def read_reply(body: bytes) -> tuple[str, str | None, _Usage]:
 
 
 class AdaptiveLimiter:
-    """Additive-increase / multiplicative-decrease bound on requests in flight."""
+    """Additive-increase / multiplicative-decrease bound on requests in flight: the limit halves on
+    throttling and grows back by one after a run of successes, up to ``maximum``."""
 
     def __init__(self, initial: int, maximum: int) -> None:
         self.limit = max(1, min(initial, maximum))
@@ -148,7 +181,7 @@ class AdaptiveLimiter:
 
 
 def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, RetryableError | httpx.TimeoutException | httpx.TransportError)
+    return isinstance(exc, RetryableError)
 
 
 def _backoff(state: RetryCallState) -> float:
@@ -158,9 +191,8 @@ def _backoff(state: RetryCallState) -> float:
     return min(30.0, 0.5 * 2 ** (state.attempt_number - 1)) * (0.5 + random.random())
 
 
-def _retry_after(response: httpx.Response) -> float | None:
+def _retry_after(value: str | None) -> float | None:
     """Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 allows both)."""
-    value = response.headers.get("retry-after")
     if value is None:
         return None
     try:
@@ -176,12 +208,20 @@ def _retry_after(response: httpx.Response) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
+def _host(url: str) -> str | None:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        return None
+    return parts.hostname if parts.scheme in ("http", "https") else None
+
+
 def _endpoint(spec: str) -> tuple[str, str]:
     """(model, base URL) of ``MODEL@URL``, or of ``MODEL`` alone with $OPENAI_BASE_URL or the OpenAI API."""
     match = _SPEC.match(spec)
     if match:
-        url = httpx.URL(match["url"])
-        if url.scheme not in ("http", "https") or not url.host:
+        if not _host(match["url"]):
             raise MedprobeError(
                 f"'{match['url']}' is not an http:// or https:// URL with a host", field="--model",
                 hint="use openai:MODEL@http://host:port/v1",
@@ -202,47 +242,67 @@ class OpenAIBackend:
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         self.model, self.base_url = _endpoint(spec)
         self.model_id = f"openai:{self.model}@{self.base_url}"
-        self.extra_sampling = httpx.URL(self.base_url).host not in STRICT_HOSTS
+        #: the server family (which sampling names it reads): given, a hosted API's, or asked in check()
+        self.family = options.get("server") or family_of_host(_host(self.base_url) or "")
         self._checked = False
         key_env = options.get("key_env", "OPENAI_API_KEY")
         self.api_key = os.environ.get(key_env)
-        self.max_concurrency = int(options.get("max_concurrency", 64))
-        self.limiter = AdaptiveLimiter(int(options.get("concurrency", 16)), self.max_concurrency)
+        concurrency = int(options.get("concurrency", 16))
+        self.max_concurrency = max(concurrency, int(options.get("max_concurrency", concurrency)))
+        self.limiter = AdaptiveLimiter(concurrency, self.max_concurrency)
         self.attempts = int(options.get("retries", 5)) + 1
         timeout = float(options.get("timeout", 120))
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self.client = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
-            limits=httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency),
-        )
+        self.timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(CONNECT_TIMEOUT_S, timeout), sock_read=timeout)
+        self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self._session: aiohttp.ClientSession | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: one line per distinct set of sampling parameters sent (the run's notes)
+        self.sent: dict[str, None] = {}
 
     def identity(self) -> dict[str, Any]:
         return {"backend": "openai", "model": self.model, "base_url": self.base_url}
 
+    def _http(self) -> aiohttp.ClientSession:
+        """The HTTP session, made on first use inside the running event loop (an aiohttp session
+        belongs to the loop it was made in; a later ``asyncio.run`` gets a session of its own)."""
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session.closed or self._loop is not loop:
+            connector = aiohttp.TCPConnector(limit=self.max_concurrency, limit_per_host=0)
+            self._session = aiohttp.ClientSession(headers=self.headers, timeout=self.timeout, connector=connector)
+            self._loop = loop
+        return self._session
+
     async def check(self) -> None:
         """One cheap GET (once per backend): an unreachable server or a rejected key stops the run
-        before it starts."""
+        before it starts; its model list names the server family where none is known yet."""
         if self._checked:
             return
+        timeout = aiohttp.ClientTimeout(total=10.0, sock_connect=CONNECT_TIMEOUT_S)
         try:
-            response = await self.client.get("/models", timeout=httpx.Timeout(10.0, connect=CONNECT_TIMEOUT_S))
-        except httpx.HTTPError as exc:
+            async with self._http().get(f"{self.base_url}/models", timeout=timeout) as response:
+                status, content = response.status, await response.read()
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            failure = transport_failure(exc)
             raise MedprobeError(
-                f"cannot reach the model endpoint {self.base_url}: {type(exc).__name__}: {exc}",
+                f"cannot reach the model endpoint {self.base_url}: {failure.kind}: {failure}",
                 field="--model",
                 hint="is the server running and the URL right (it usually ends in /v1)?",
             ) from None
-        if response.status_code in (401, 403):
+        if status in (401, 403):
             raise MedprobeError(
-                f"the endpoint {self.base_url} refused the API key (HTTP {response.status_code})",
+                f"the endpoint {self.base_url} refused the API key (HTTP {status})",
                 hint="set OPENAI_API_KEY, or name another variable with -O key_env=NAME",
             )
+        if self.family is None:
+            try:
+                self.family = family_of_models(json.loads(content))
+            except ValueError:
+                self.family = family_of_models(None)
         self._checked = True
 
     def _body(self, request: Request) -> tuple[str, dict[str, Any]]:
         params = request.params
+        family = self.family or "vllm"
         body: dict[str, Any] = {
             "model": self.model,
             "temperature": params.temperature,
@@ -253,41 +313,50 @@ class OpenAIBackend:
             body["stop"] = params.stop
         if request.seed is not None:
             body["seed"] = request.seed
-        if self.extra_sampling:
-            body.update({name: getattr(params, name) for name in EXTRA_SAMPLING if getattr(params, name) is not None})
+        body.update(extra_sampling(family, params))
+        self.sent[sent_note(family, self.base_url, params)] = None
         if request.messages is not None:
             body["messages"] = [m.model_dump() for m in request.messages]
             return "/chat/completions", body
         body["prompt"] = request.prompt or ""
         return "/completions", body
 
-    async def _post(self, path: str, body: dict[str, Any]) -> tuple[str, str | None, _Usage]:
+    async def _post(self, url: str, data: bytes) -> tuple[str, str | None, _Usage]:
         async with self.limiter:
-            response = await self.client.post(path, json=body)
-        if response.status_code in RETRY_STATUSES:
-            if response.status_code == 429:
+            try:
+                async with self._http().post(url, data=data, headers=JSON_HEADERS) as response:
+                    status, content = response.status, await response.read()
+                    retry_after = response.headers.get("retry-after")
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                raise transport_failure(exc) from None
+        if status in RETRY_STATUSES:
+            if status == 429:
                 self.limiter.throttled()
-            raise RetryableStatus(response.status_code, response.text, _retry_after(response))
-        response.raise_for_status()
-        read = read_reply(response.content)
+            raise RetryableStatus(status, content.decode("utf-8", "replace"), _retry_after(retry_after))
+        if status >= 400:
+            raise StatusError(status, content.decode("utf-8", "replace"))
+        read = read_reply(content)
         self.limiter.succeeded()
         return read
 
     async def complete(self, request: Request) -> Response:
         started = time.perf_counter()
         path, body = self._body(request)
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self.attempts), wait=_backoff, retry=retry_if_exception(_retryable), reraise=True
             ):
                 with attempt:
-                    text, finish_reason, usage = await self._post(path, body)
-        except httpx.HTTPStatusError as exc:
-            return failed(request, f"HTTP {exc.response.status_code}: {exc.response.text[:300]}", started)
+                    text, finish_reason, usage = await self._post(self.base_url + path, data)
         except UnreadableReply as exc:
             return failed(request, f"{exc} (after {self.attempts} attempts)", started)
-        except (RetryableStatus, httpx.HTTPError) as exc:
-            return failed(request, f"{type(exc).__name__} after {self.attempts} attempts: {exc}", started)
+        except RetryableStatus as exc:
+            return failed(request, f"RetryableStatus after {self.attempts} attempts: {exc}", started)
+        except StatusError as exc:
+            return failed(request, str(exc), started)
+        except TransportFailure as exc:
+            return failed(request, f"{exc.kind} after {self.attempts} attempts: {exc}", started)
         return Response(
             probe_id=request.probe_id,
             sample=request.sample,
@@ -299,4 +368,6 @@ class OpenAIBackend:
         )
 
     async def aclose(self) -> None:
-        await self.client.aclose()
+        if self._session is not None and self._loop is asyncio.get_running_loop():
+            await self._session.close()
+        self._session = self._loop = None
