@@ -181,10 +181,11 @@ def profile_table(profile: dict[str, Any]) -> Table:
     """The terminal summary: per method, score, known and the illusions against every other way."""
     ways = profile["ways"]
     illusions = {(i["right"], i["wrong"]): i["count"] for i in profile["illusions"]}
-    table = Table("method", "score %", "known %", "parse failures", *(f"known, not {w['key']}" for w in ways),
+    table = Table("way", "score %", "known %", "parse failures", *(f"not {w['key']}" for w in ways),
                   title=f"Knowledge profile · {profile['model']} · {profile['points']['shared']} shared knowledge points of {profile['data']}")
     for w in ways:
         row = profile["per_way"][w["key"]]
-        table.add_row(w["title"], pct(row["score"]), pct(row["known"]), str(row["parse_failures"]),
+        table.add_row(w["key"], pct(row["score"]), pct(row["known"]), str(row["parse_failures"]),
                       *("–" if v == w else str(illusions[(w["key"], v["key"])]) for v in ways))
+    table.caption = "not X: points known this way and not way X (illusions). " + "; ".join(f"{w['key']} = {w['title']}" for w in ways)
     return table
