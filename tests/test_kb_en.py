@@ -145,6 +145,16 @@ def test_catalogue_entries_become_clean_aspects(by_name: dict[str, Disease]) -> 
     assert by_name["Pneumothorax"].values("surgical_procedures") == ["Chest tube", "Pleurodesis"]
 
 
+def test_catalogue_symptoms_name_their_site(english: KnowledgeBase, by_name: dict[str, Disease]) -> None:
+    """A blind reading offered a bare "Discharge" (otitis externa's) as a wrong symptom of a short-rib
+    thoracic dysplasia: without its disease it names nothing."""
+    assert "Ear discharge" in by_name["Otitis externa"].values("primary_symptoms")
+    assert "Fecal urgency" in by_name["Ulcerative colitis"].values("primary_symptoms")
+    assert "Urinary urgency" in by_name["Overactive bladder"].values("primary_symptoms")
+    bare = {"Discharge", "Urgency", "Frequency", "Leakage"}  # HPO has a term "Pain"; the catalogue's go
+    assert not [(d.name, v) for d in english.diseases for v in _symptoms(d) if v in bare]
+
+
 def test_common_diseases_merge_with_hpo3_by_name(by_name: dict[str, Disease]) -> None:
     hypertension = by_name["Hypertension, essential"]
     assert hypertension.id == "OMIM:145500" and hypertension.codes["ICD10"] == ["I10"]

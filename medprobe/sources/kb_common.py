@@ -8,7 +8,9 @@ The package generates synthetic test records from these tables; its rule for the
 vital-sign tables is "textbook and unambiguous for the unqualified condition". Taken as is:
 
   symptoms           -> primary_symptoms, minus any that restate the name ("Depression" for
-                        depression, ``en_names.restates_name``)
+                        depression, ``en_names.restates_name``); a symptom that names no site
+                        ("Discharge", "Urgency") gets its disease's (``SYMPTOM_SITES``: "Ear
+                        discharge" for otitis externa), or as a wrong option elsewhere it means nothing
   medications        -> medications; the package's own NON_DRUG_INTERVENTIONS among them go to
                         surgical_procedures (``OPERATIONS``) or treatment_principles, and the
                         placeholders "No Medications" and a bare "Surgery" are dropped
@@ -56,6 +58,19 @@ from medprobe.sources.kb import AspectValue, Disease
 #: non-drug interventions of the catalogue that are operations; the rest are treatment principles
 OPERATIONS = frozenset({"Chest Tube", "Cochlear Implants", "Pleurodesis", "Splenectomy", "Thoracentesis", "Vitrectomy"})
 PLACEHOLDERS = frozenset({"No Medications", "Surgery"})
+
+#: catalogue symptoms that say where only through their disease ("Discharge" of otitis externa): offered
+#: as a wrong option for another disease they mean nothing, so each gets its disease's site
+SITELESS_SYMPTOMS = frozenset({"Discharge", "Leakage", "Frequency", "Urgency", "Gas", "Congestion", "Scaling", "Cysts",
+                               "Warmth", "Discomfort", "Pain", "Spasms", "Bleeding"})
+SYMPTOM_SITES: dict[str, str] = {
+    "Otitis Externa": "ear", "Fecal Incontinence": "fecal", "Ulcerative Colitis": "fecal",
+    "Interstitial Cystitis": "urinary", "Overactive Bladder": "urinary", "Urge Incontinence": "urinary",
+    "Benign Prostatic Hyperplasia": "urinary", "Irritable Bowel Syndrome": "intestinal", "Allergic Rhinitis": "nasal",
+    "Psoriasis": "skin", "Acne Vulgaris": "skin", "Cellulitis": "skin", "Basal Cell Carcinoma": "skin",
+    "Deep Vein Thrombosis": "leg", "Hemorrhoids": "anal", "Anal Fissure": "anal", "Peripheral Neuropathy": "neuropathic",
+    "Shingles": "dermatomal", "Carpal Tunnel Syndrome": "hand",
+}
 
 #: ICD-10 code ranges (first three characters, inclusive) -> body system, in the system names the
 #: hpo3 builder uses; the first range holding a code wins
@@ -145,10 +160,18 @@ def _catalogue() -> list[_Common]:
             continue
         by_code[code] = _Common(code, [sentence_case(name)], {})
     for common in by_code.values():
-        sources = [DISEASE_CORRELATIONS[n] for n in DISEASE_CORRELATIONS if DISEASE_CORRELATIONS[n]["icd10"] == common.code]
-        common.aspects = _aspects(common.code, common.names, [s for d in sources for s in d["symptoms"]],
+        entries = [n for n in DISEASE_CORRELATIONS if DISEASE_CORRELATIONS[n]["icd10"] == common.code]
+        sources = [DISEASE_CORRELATIONS[n] for n in entries]
+        common.aspects = _aspects(common.code, common.names, [_sited(s, n) for n in entries for s in DISEASE_CORRELATIONS[n]["symptoms"]],
                                   [m for d in sources for m in d["medications"]], [d["medical_specialty"] for d in sources])
     return list(by_code.values())
+
+
+def _sited(symptom: str, disease: str) -> str:
+    """A site-less catalogue symptom with its disease's site ("Discharge" of otitis externa -> "Ear
+    discharge", "Urgency" of overactive bladder -> "Urinary urgency"); any other symptom as it is."""
+    site = SYMPTOM_SITES.get(disease)
+    return f"{site.capitalize()} {symptom.lower()}" if site and symptom in SITELESS_SYMPTOMS else symptom
 
 
 def _aspects(code: str, names: list[str], symptoms: list[str], treatments: list[str], specialties: list[str]) -> dict[str, AspectValue]:
