@@ -21,6 +21,7 @@ SYMPTOM_KEYS = ("primary_symptoms", "associated_symptoms")
         ("Glaucoma", "Glaucoma"),
         ("Juvenile glaucoma", "Glaucoma 1, open angle"),
         ("Intellectual disability", "Optic atrophy-intellectual disability syndrome"),
+        ("Pigmentary retinopathy", "Hypogonadotropic hypogonadism-retinitis pigmentosa syndrome"),  # a blind reading
     ],
 )
 def test_a_value_sharing_a_content_word_restates_the_name(value: str, name: str) -> None:

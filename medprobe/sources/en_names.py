@@ -6,8 +6,8 @@ own answer away: many rare diseases are named after their main findings, so "Sar
 findings of liposarcoma, or "Mandibular prognathia" for autosomal dominant prognathism, is a key
 that the question's wording already states. A value restates a name when one of its content
 words is one of the name's, or the same word in another form: one contains the other (sarcoma,
-liposarcoma), or they share a start of at least six letters that is most of the shorter word
-(prognathia, prognathism; but not hypertelorism, hypertrophic). Words that name no finding of
+liposarcoma), or they share a start of at least six letters that is most (70 %) of the shorter
+word (prognathia, prognathism; pigmentary, pigmentosa; but not hypertelorism, hypertrophic). Words that name no finding of
 their own (abnormal, congenital, syndrome, type, …) are not compared.
 """
 
@@ -35,7 +35,7 @@ GENERIC_WORDS = _NAME_FILLER | frozenset({
 #: in letters and as a share of the shorter word
 _MIN_CONTAINED = 4
 _MIN_SHARED_START = 6
-_MIN_SHARED_SHARE = 0.75
+_MIN_SHARED_SHARE = 0.7
 
 
 def name_key(name: str) -> frozenset[str]:
