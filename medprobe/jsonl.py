@@ -114,8 +114,13 @@ def read_json(path: str | Path) -> Any:
 
 
 def dumps(record: BaseModel | dict[str, Any]) -> str:
-    data = record.model_dump(mode="json", exclude_defaults=False) if isinstance(record, BaseModel) else record
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """One compact JSON line, non-ASCII kept as it is. A record is written by pydantic's own
+    serializer, without building its dict first (a run writes every probe, answer and score this
+    way); its text equals ``json.dumps`` of the dump but for the spelling of some floats (0.000012
+    for 1.2e-05), which read back the same."""
+    if isinstance(record, BaseModel):
+        return record.model_dump_json()
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 @contextmanager

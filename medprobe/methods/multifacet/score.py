@@ -16,6 +16,7 @@ they in the reference). The per-facet parse-failure rate is reported in both mod
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,8 +102,12 @@ def judge(
     """Read the reply (or vote over the chains) of one question and score it; ``judgements`` are the
     extraction judge's answers for the same replies, where it was asked."""
     fmt, gold = probe.answer_format, probe.gold
-    rng_fill = item_rng(seed, "fill", probe.id, str(repeat))
-    rng_vote = item_rng(seed, "vote", probe.id, str(repeat))
+
+    def rng(kind: str) -> random.Random:
+        """The question's own RNG for a vote or a fill, made only where one is needed (most
+        questions need neither, and seeding a Random costs more than reading the reply)."""
+        return item_rng(seed, kind, probe.id, str(repeat))
+
     letters = fmt.options
     given = fmt.given or ""
     judgements = judgements or [None] * len(texts)
@@ -117,27 +122,27 @@ def judge(
     unparsed = len(texts) - len(parsed)
 
     if probe.facet == "MCQ":
-        pred = vote_option(parsed, letters, rng_vote) if cot else (parsed[0] if parsed else None)
+        pred = vote_option(parsed, letters, rng("vote")) if cot else (parsed[0] if parsed else None)
         if pred is None and reference:
-            pred = fill_option(rng_fill, letters)
+            pred = fill_option(rng("fill"), letters)
         correct = pred == gold
     elif probe.facet == "TFQ":
         if cot:
-            pred = vote_true_false(preds if reference else parsed, rng_vote) if (reference or parsed) else None
+            pred = vote_true_false(preds if reference else parsed, rng("vote")) if (reference or parsed) else None
         else:
             pred = parsed[0] if parsed else None
         if pred is None and reference:
-            pred = fill_true_false(rng_fill)
+            pred = fill_true_false(rng("fill"))
         correct = pred is not None and pred == gold
     elif probe.facet == "MAQ":
-        pred = vote_letter_set(parsed, rng_vote) if cot else (parsed[0] if parsed else None)
+        pred = vote_letter_set(parsed, rng("vote")) if cot else (parsed[0] if parsed else None)
         correct = letter_set_correct(pred, set(gold))
     else:
         if cot:
-            raw = vote_revision(preds if reference else parsed, given, rng_vote) if (reference or parsed) else None
+            raw = vote_revision(preds if reference else parsed, given, rng("vote")) if (reference or parsed) else None
         else:
             raw = preds[0] if reference else (parsed[0] if parsed else None)
-        pred = pad_revision(raw, given, letters, rng_fill) if reference else complete_revision_strict(raw, given)
+        pred = pad_revision(raw, given, letters, rng("fill")) if reference else complete_revision_strict(raw, given)
         correct = pred is not None and revision_correct(pred, bool(gold[0]), gold[1])
     filled = reference and not cot and probe.facet != "MAQ"  # what the reference fills at random
     rules = tuple(r.rule if ok or r.rule == NO_REPLY else (RANDOM_FILL if filled else UNPARSED)
