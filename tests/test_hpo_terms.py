@@ -57,6 +57,7 @@ def test_named_terms_are_whole_word_runs_of_a_disease_name() -> None:
     assert {"HP:0008070", term_id("Skin vesicle")} <= named
     assert term_id("Hypertelorism") not in named_terms("Hypertrophic cardiomyopathy 1")  # no part of a word
     assert term_id("Muscular dystrophy") in named_terms("Limb-girdle muscular dystrophy R4")
+    assert term_id("Short ribs") in named_terms("Short-rib thoracic dysplasia 3")  # a hyphen parts words too
 
 
 def test_within_a_named_term() -> None:

@@ -59,23 +59,27 @@ def _ids_by_name() -> dict[str, str]:
 
 def term_id(name: str) -> str | None:
     """The HPO id of a term name ("micropenis" -> "HP:0000054"), or None when HPO has no term
-    of that name, nor of its singular ("Seizures" -> "Seizure")."""
+    of that name, nor of its singular ("Seizures" -> "Seizure") or plural ("short rib" -> "Short ribs")."""
     names = _ids_by_name()
     key = " ".join(name.split()).casefold()
-    return names.get(key) or (names.get(key[:-1]) if key.endswith("s") else None)
+    return names.get(key) or (names.get(key[:-1]) if key.endswith("s") else names.get(key + "s"))
 
 
 #: longest run of words looked up as a term name inside a disease name
 MAX_NAME_WORDS = 6
-_WORDS = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+#: words with their hyphens ("focal-onset"), and words split at them ("short-rib" -> "short", "rib")
+_WORDINGS = (re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*"), re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*"))
 
 
 def named_terms(text: str) -> frozenset[str]:
     """Ids of the terms whose name is a run of whole words of ``text`` ("Limb-girdle muscular
-    dystrophy" -> the term "Muscular dystrophy")."""
-    words = _WORDS.findall(text.casefold())
-    runs = (" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + MAX_NAME_WORDS, len(words)) + 1))
-    return frozenset(found for found in map(term_id, runs) if found is not None)
+    dystrophy" -> the term "Muscular dystrophy", "Short-rib thoracic dysplasia" -> "Short ribs")."""
+    found: set[str] = set()
+    for wording in _WORDINGS:
+        words = wording.findall(text.casefold())
+        runs = (" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + MAX_NAME_WORDS, len(words)) + 1))
+        found.update(term for term in map(term_id, runs) if term is not None)
+    return frozenset(found)
 
 
 def within(term: str, named: Iterable[str]) -> bool:
