@@ -89,12 +89,15 @@ def points_record(record: dict[str, Any]) -> SharedPoints:
 def profile_builds(data: str, *, limit: int, seed: int, repeats: int = 1) -> tuple[SharedPoints, list[tuple[str, BuildOptions]]]:
     """The shared points of ``data`` and each method's build options on them. ``repeats`` goes to
     the methods that repeat with other demos or runs (MultiCogEval, SDAK); one is enough to tell
-    which points a model knows."""
+    which points a model knows. The methods read the KB file the points were drawn from (a built-in
+    KB's cache file), so that a built-in KB rebuilt meanwhile cannot slip in between."""
     from medprobe.sources.builtin import resolve_kb
 
-    points = shared_points(resolve_kb(data), limit=limit, seed=seed)
+    kb = resolve_kb(data)
+    points = shared_points(kb, limit=limit, seed=seed)
+    source = kb.path or data
     builds = [
-        (job.method, BuildOptions(data=data, seed=seed, level=job.level, repeats=repeats, points=points))
+        (job.method, BuildOptions(data=source, seed=seed, level=job.level, repeats=repeats, points=points))
         for job in JOBS
     ]
     return points, builds
