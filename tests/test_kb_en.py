@@ -9,6 +9,7 @@ from medprobe.sources.builtin import resolve_kb
 from medprobe.sources.en_names import name_key, restates_name
 from medprobe.sources.kb import Disease, KnowledgeBase
 from medprobe.sources.kb_common import sentence_case
+from medprobe.sources.kb_mesh import mesh_aspects
 
 SYMPTOM_KEYS = ("primary_symptoms", "associated_symptoms")
 
@@ -119,8 +120,32 @@ def test_common_diseases_are_present_with_many_aspects(english: KnowledgeBase) -
     assert len(common) == 157  # 158 catalogue entries, two of which share G40.909
     filled = {key for d in common for key in d.aspects}
     assert len(filled) >= 8 and {"medications", "departments", "affected_body_systems", "laboratory_examinations"} <= filled
-    assert sum(len(d.aspects) >= 8 for d in common) >= 5
+    assert sum(len(d.aspects) >= 8 for d in common) >= 13  # 5 before MeSH's sites and systems
+    assert sum(bool(d.values("anatomical_sites")) for d in common) >= 90
     assert all(len(d.aspects) >= 3 for d in common)
+
+
+@pytest.mark.parametrize(
+    ("name", "aspect", "values"),
+    [
+        ("Asthma", "anatomical_sites", ["bronchi", "lung"]),
+        ("Colon cancer", "anatomical_sites", ["colon", "intestine"]),
+        ("Asthma", "affected_body_systems", ["immune system", "respiratory system"]),
+        ("Prostate cancer", "patient_population", ["male"]),
+        ("Breast cancer", "affected_body_systems", []),  # MeSH files the breast under skin diseases
+        ("Gestational diabetes", "affected_body_systems", ["endocrine system"]),  # pregnancy is no organ system
+        ("Anemia", "anatomical_sites", []),  # no organ above it
+        ("Tuberculosis", "anatomical_sites", []),  # MeSH files it by organism only
+    ],
+)
+def test_mesh_aspects(name: str, aspect: str, values: list[str]) -> None:
+    assert sorted(mesh_aspects([name]).get(aspect, [])) == values
+
+
+def test_common_diseases_take_mesh_sites(by_name: dict[str, Disease]) -> None:
+    assert by_name["Pneumonia"].values("anatomical_sites") == ["lung"]
+    assert by_name["Prostate cancer"].values("anatomical_sites") == ["prostate"]
+    assert not mesh_aspects(["No such disease at all"])
 
 
 def test_type_2_diabetes(by_name: dict[str, Disease]) -> None:

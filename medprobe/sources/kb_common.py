@@ -21,6 +21,7 @@ vital-sign tables is "textbook and unambiguous for the unqualified condition". T
                         infections, mental disorders, pregnancy or injuries)
   laboratory effects -> laboratory_examinations ("High fasting glucose; high hemoglobin A1c")
   vital-sign effects -> physical_examination ("High body temperature; low oxygen saturation")
+  MeSH (``kb_mesh``)  -> anatomical_sites, and more affected_body_systems and patient_population
   demographics       -> patient_population (female or male: locked to one sex, or at least 70% of
                         patients; pregnant for chapter O) and prevalence_ages (the age groups at
                         least half inside a minimum or maximum age; bounds that only mark
@@ -54,6 +55,7 @@ from faker_healthcare.disease_correlations import DISEASE_CORRELATIONS
 
 from medprobe.sources.en_names import name_key, restates_name
 from medprobe.sources.kb import AspectValue, Disease
+from medprobe.sources.kb_mesh import mesh_aspects
 
 #: non-drug interventions of the catalogue that are operations; the rest are treatment principles
 OPERATIONS = frozenset({"Chest Tube", "Cochlear Implants", "Pleurodesis", "Splenectomy", "Thoracentesis", "Vitrectomy"})
@@ -162,8 +164,9 @@ def _catalogue() -> list[_Common]:
     for common in by_code.values():
         entries = [n for n in DISEASE_CORRELATIONS if DISEASE_CORRELATIONS[n]["icd10"] == common.code]
         sources = [DISEASE_CORRELATIONS[n] for n in entries]
-        common.aspects = _aspects(common.code, common.names, [_sited(s, n) for n in entries for s in DISEASE_CORRELATIONS[n]["symptoms"]],
-                                  [m for d in sources for m in d["medications"]], [d["medical_specialty"] for d in sources])
+        catalogue = _aspects(common.code, common.names, [_sited(s, n) for n in entries for s in DISEASE_CORRELATIONS[n]["symptoms"]],
+                             [m for d in sources for m in d["medications"]], [d["medical_specialty"] for d in sources])
+        common.aspects = _united(catalogue, mesh_aspects(common.names))
     return list(by_code.values())
 
 
@@ -191,6 +194,16 @@ def _aspects(code: str, names: list[str], symptoms: list[str], treatments: list[
         "prevalence_ages": _ages(code),
     }
     return {k: v for k, v in aspects.items() if v}
+
+
+def _united(first: dict[str, AspectValue], second: dict[str, AspectValue]) -> dict[str, AspectValue]:
+    """Two sets of aspects in one: lists united in order ("female" from the catalogue, "pregnant"
+    from MeSH), any other value of the first kept."""
+    united = dict(first)
+    for key, value in second.items():
+        old = united.get(key)
+        united[key] = _unique([*old, *value]) if isinstance(old, list) and isinstance(value, list) else old or value
+    return united
 
 
 def _record(common: _Common) -> Disease:
