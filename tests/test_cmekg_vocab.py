@@ -46,6 +46,10 @@ def test_kinds_of_hand_made_terms(vocabulary: Vocabulary, text: str, kind: str |
     assert kind is None or kind in KINDS
 
 
+def test_a_deficiency_is_no_symptom() -> None:
+    assert entity_kind("缺钙") != "symptom" and entity_kind("缺氧") == "symptom"
+
+
 def test_a_symptom_by_usage_needs_three_diseases(vocabulary: Vocabulary) -> None:
     assert vocabulary.symptom_uses["脉速"] == 3 and vocabulary.kind("脉速") == "symptom"
     assert vocabulary.symptom_uses["奔跑"] == 2 and vocabulary.kind("奔跑") is None
@@ -58,6 +62,9 @@ def test_a_symptom_by_usage_needs_three_diseases(vocabulary: Vocabulary) -> None
     ("发热", "symptom"), ("食欲下降", "symptom"), ("骨科", "department"), ("心脏", "body part"),
     ("胸部X线片", "test"), ("利奈唑胺片", "drug"), ("胰岛素注射液", "drug"), ("腹水", "symptom"),
     ("肝硬化", "disease"), ("经颈静脉肝内门体分流术", "procedure"),
+    # the blind reading of issue 9: gout is a disease (痛风 holds 痛), 乳晕 no dizziness (晕), 低平 (flat)
+    # no low anything, and a deficiency (缺钙) is a cause, not a finding
+    ("痛风", "disease"), ("假性痛风", "disease"), ("乳头及乳晕", None), ("低平", None),
 ])
 def test_kinds_on_the_installed_graph(text: str, kind: str | None) -> None:
     assert entity_kind(text) == kind

@@ -50,6 +50,8 @@ GRAPH: dict[str, dict[str, list[str]]] = {
         "高危因素": ["低纤维饮食"],
     },
     "肺炎": {"常见症状": ["发热", "咳嗽"], "就诊科室": ["呼吸科"], "传染性": ["有"]},
+    # a second disease naming the symptoms, so that they are confirmed (a symptom one disease names is a one-off)
+    "胆囊炎": {"常见症状": ["腹痛、恶心、呕吐、食欲减退、发热、高热、压痛、多食、体重减轻、厌食、咳嗽、多饮、多尿、疼痛、肿胀"]},
     "左心衰": {"就诊科室": ["心内科"], "并发症": ["肺水肿"]},  # no symptom: too thin
     "糖尿病": {"常见症状": ["多饮", "多尿"], "相关药物": ["胰岛素注射液", "甘精胰岛素注射液", "门冬胰岛素注射液", "利奈唑胺片"]},
     "腕舟状骨骨折": {"常见症状": ["疼痛", "结节", "肿胀"]},
@@ -79,8 +81,8 @@ def cmekg() -> tuple[dict[str, Disease], Counter[str]]:
 
 def test_diseases_are_the_disease_subjects_with_symptoms(cmekg: tuple[dict[str, Disease], Counter[str]]) -> None:
     diseases, _ = cmekg
-    assert sorted(disease_subjects(GRAPH)) == ["左心衰", "糖尿病", "肺炎", "腕舟状骨骨折", "阑尾炎"]  # no drug, test or herb
-    assert list(diseases) == ["糖尿病", "肺炎", "腕舟状骨骨折", "阑尾炎"]  # sorted; 左心衰 has no symptom
+    assert sorted(disease_subjects(GRAPH)) == ["左心衰", "糖尿病", "肺炎", "胆囊炎", "腕舟状骨骨折", "阑尾炎"]  # no drug, test or herb
+    assert list(diseases) == ["糖尿病", "肺炎", "胆囊炎", "腕舟状骨骨折", "阑尾炎"]  # sorted; 左心衰 has no symptom
     assert diseases["肺炎"].id == "CMeKG:肺炎" and diseases["肺炎"].language == "zh"
     assert diseases["肺炎"].extra == {"infectivity": ["有传染性"]}
     assert [d.name for d in build_cmekg_kb(GRAPH, limit=1)] == ["糖尿病"]
@@ -89,9 +91,9 @@ def test_diseases_are_the_disease_subjects_with_symptoms(cmekg: tuple[dict[str, 
 def test_symptoms_keep_only_symptoms(cmekg: tuple[dict[str, Disease], Counter[str]]) -> None:
     appendicitis = cmekg[0]["阑尾炎"]
     # split, trimmed and respelled (轻度食欲下降 is 食欲减退, already there); 纽约和日本 (a place), 球赛 (no
-    # medical term), 肺炎 (a disease), "发烧 39-40°C" (a measurement) and 脉速 (named by one disease
+    # medical term), 肺炎 (a disease), 溃疡病 (a one-off), "发烧 39-40°C" (a measurement) and 脉速 (named by one disease
     # only) are out; the lab result moved to the laboratory findings
-    assert appendicitis.aspects["primary_symptoms"] == ["腹痛", "恶心", "呕吐", "食欲减退", "发热", "高热", "压痛", "溃疡", "多食", "体重减轻"]
+    assert appendicitis.aspects["primary_symptoms"] == ["腹痛", "恶心", "呕吐", "食欲减退", "发热", "高热", "压痛", "多食", "体重减轻"]
     assert appendicitis.aspects["associated_symptoms"] == ["厌食"]  # 腹痛 is primary already
     assert cmekg[0]["腕舟状骨骨折"].aspects["primary_symptoms"] == ["疼痛", "肿胀"]  # 结节: the tubercle of 舟骨结节
 
@@ -101,23 +103,23 @@ def test_each_filter_fires(cmekg: tuple[dict[str, Disease], Counter[str]]) -> No
     assert {key: noise[key] for key in (
         "placeholder", "sentence", "fragment", "own name", "negated", "kind: place", "kind: measurement",
         "kind: unknown term as primary_symptoms", "kind: disease as primary_symptoms", "kind: population",
-        "kind: symptom as secondary_diseases", "landmark", "moved to laboratory findings", "moved to auxiliary findings",
+        "kind: symptom as secondary_diseases", "lesion without a site", "moved to laboratory findings", "moved to auxiliary findings",
         "medications: brand", "medications: patent medicine", "medications: not a drug", "medications: vaccine",
         "medications: no Chinese name (a gene, a code)", "medications: its labels never name the disease",
         "medications: not a main indication", "examinations: near duplicate",
     )} == {
         "placeholder": 5,  # 无, 病因不明 twice, 手术 as an operation, 手术治疗 (any disease's; 安慰剂 counts under medications)
-        "sentence": 3,  # two long sentences, and 多因感染引起 (a clause word)
+        "sentence": 2,  # a long sentence, and 多因感染引起 (a clause word)
         "fragment": 1,  # 心 as a symptom
         "own name": 2,  # 急性阑尾炎 contains the name, 盲肠炎 is a synonym
         "negated": 1,  # 无压痛
         "kind: place": 1,  # 纽约和日本
         "kind: measurement": 1,  # 发烧 39-40°C
-        "kind: unknown term as primary_symptoms": 2,  # 球赛, 脉速
-        "kind: disease as primary_symptoms": 1,  # 肺炎
+        "kind: unknown term as primary_symptoms": 3,  # 球赛, 脉速, 出生后无呼吸和哭声 (患儿 dropped)
+        "kind: disease as primary_symptoms": 1,  # 肺炎 (溃疡病, no subject here, is a one-off)
         "kind: population": 1,  # 小儿 as a site
         "kind: symptom as secondary_diseases": 1,  # 发热 as a complication
-        "landmark": 1,
+        "lesion without a site": 1,  # 结节 of 腕舟状骨骨折: the tubercle of 舟骨结节
         "moved to laboratory findings": 3,  # 白细胞计数增高, 白细胞增多, 空腹血糖＞140 mg/dL
         "moved to auxiliary findings": 1,  # 胸片示肺纹理增粗
         "medications: brand": 1,  # 一君
@@ -160,15 +162,15 @@ def test_medications_are_generic_substances_the_disease_is_a_main_indication_of(
 
 def test_medications_are_capped() -> None:
     drugs = {f"药物{i:02d}片": {"成份": [f"药物{i:02d}"], "适应症": ["某病"]} for i in range(MAX_MEDICATIONS + 5)}
-    graph = {"某病": {"常见症状": ["发热"], "相关药物": list(drugs)}, **drugs}
+    graph = {"某病": {"常见症状": ["发热"], "相关药物": list(drugs)}, "另病": {"常见症状": ["发热"]}, **drugs}
     noise: Counter[str] = Counter()
-    (disease,) = build_cmekg_kb(graph, noise=noise)
+    (_, disease) = build_cmekg_kb(graph, noise=noise)
     assert disease.aspects["medications"] == [f"药物{i:02d}" for i in range(MAX_MEDICATIONS)]
     assert noise["medications: over cap"] == 5
 
 
 def test_values_that_restate_the_name_are_dropped() -> None:
-    graph = {"3D眩晕症": {"常见症状": ["眩晕", "恶心", "3D眩晕"]}, "糖尿病肾病": {"常见症状": ["水肿"], "并发症": ["糖尿病", "肾衰竭"]}}
+    graph = {"3D眩晕症": {"常见症状": ["眩晕", "恶心", "3D眩晕"]}, "糖尿病肾病": {"常见症状": ["恶心"], "并发症": ["糖尿病", "肾衰竭"]}}
     diseases = {d.name: d for d in build_cmekg_kb(graph)}
     assert diseases["3D眩晕症"].aspects["primary_symptoms"] == ["恶心"]  # 眩晕 is part of the name: the question answers itself
     assert diseases["糖尿病肾病"].aspects["secondary_diseases"] == ["肾衰竭"]  # diabetes causes it, not the other way
@@ -281,3 +283,9 @@ def test_no_fever_among_the_wrong_options_of_leukaemia_and_no_appetite_loss_for_
             assert len(picked) == 6 and not any(related_to_any(p, [finding]) for p in picked)
     built = build_kb_questions(zh, seed=0, limit=10)
     assert not any("发烧" in demo.text for demos in built.demos.values() for demo in demos)
+
+
+def test_treatments_any_disease_gets_are_no_principle() -> None:
+    """卧床休息, 随访 and 支持性治疗 are true of nearly every disease: never a key, never safely wrong."""
+    graph = {name: {"常见症状": ["发热"], "治疗": ["卧床休息", "密切随访", "支持性治疗", "护理", "抗病毒治疗"]} for name in ("甲病", "乙病")}
+    assert [d.values("treatment_principles") for d in build_cmekg_kb(graph)] == [["抗病毒治疗"]] * 2

@@ -58,3 +58,30 @@ def test_entities_of_diseases_sharing_a_department_are_never_distractors() -> No
     for seed in range(20):
         picked = distractors(entry, kp, random.Random(seed), n=10)
         assert "甘草酸二铵" not in picked and len(picked) == 9
+
+
+def test_near_synonyms_of_own_symptoms_are_never_distractors() -> None:
+    """干呕 keyed wrong for 恶心与呕吐, 身重困倦 for a pregnancy with 乏力: one family of findings."""
+    own = _disease(0, ["恶心", "乏力", "头晕"])
+    close = ["干呕", "反胃", "身重困倦", "体力减退", "软弱"]
+    kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(close + UNRELATED, start=1))])
+    entry, kp = _entry_and_kp(kb)
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=len(close) + len(UNRELATED))) == sorted(UNRELATED)
+
+
+def test_entities_of_diseases_of_one_body_system_are_never_distractors() -> None:
+    """充血性心衰 of a 心外科 disease is no safe wrong answer for a 心血管内科 one (nor for one coded I);
+    two departments of one system relate their diseases as one department does."""
+    def disease(i: int, symptom: str, **aspects: list[str]) -> Disease:
+        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"primary_symptoms": [symptom, f"症{i}", f"征{i}"], **aspects})
+
+    own = disease(0, "心悸", departments=["心血管内科"])
+    heart = [disease(1, "充血性心衰", departments=["心外科"]), disease(2, "胸闷", affected_body_systems=["循环系统"])]
+    far = ["眼科", "骨科", "皮肤科", "口腔科", "精神科", "血液科"] * 3  # enough diseases that no system is broad (BROAD_DEPARTMENT)
+    others = [disease(i, f"{UNRELATED[i % 4]}{i}", departments=[d]) for i, d in enumerate(far, start=3)]
+    kb = KnowledgeBase(name="t", diseases=[own, *heart, *others])
+    entry, kp = _entry_and_kp(kb)
+    for seed in range(20):
+        picked = set(distractors(entry, kp, random.Random(seed), n=100))
+        assert picked.isdisjoint({"充血性心衰", "胸闷", "症1", "征2"}) and len(picked) > 2 * len(others)

@@ -31,6 +31,27 @@ ICD_SYSTEMS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: the body systems a department's name says it treats (first word wins: 心理 is no 心; 心胸外科 is two)
+DEPARTMENT_SYSTEMS: tuple[tuple[str, str], ...] = (
+    (r"精神|心理", "精神"), (r"心|血管", "循环系统"), (r"呼吸|胸", "呼吸系统"), (r"消化|胃肠|肛肠|肝|胆|腹", "消化系统"),
+    (r"神经|脑", "神经系统"), (r"骨|脊柱|手外科|创伤", "运动系统"), (r"风湿|免疫|变态反应", "免疫系统"),
+    (r"妇|产|生殖|乳腺|男科", "生殖系统"), (r"泌尿|肾", "泌尿系统"), (r"皮肤|烧伤", "皮肤系统"), (r"眼", "视觉系统"),
+    (r"耳|鼻|咽|喉|头颈", "耳鼻喉"), (r"口腔|牙", "口腔"), (r"内分泌|代谢", "内分泌系统"), (r"血液", "血液系统"),
+    (r"感染|传染|HIV|肝炎", "感染"),
+)
+
+
+def department_systems(department: str) -> list[str]:
+    """The body systems of a department (心血管内科 -> 循环系统; 心胸外科 -> 循环系统, 呼吸系统; 内科 -> none),
+    in the names ``ICD_SYSTEMS`` uses, so that a disease's systems and departments can be compared."""
+    rest, systems = department, []
+    for pattern, system in DEPARTMENT_SYSTEMS:
+        if re.search(pattern, rest):
+            systems.append(system)
+            rest = re.sub(pattern, "", rest)
+    return systems
+
+
 def age_groups(population: list[str]) -> list[str]:
     """Age words anywhere in the raw 多发群体 values, even in the sentences the filters drop
     ("成人多见" still says 成人)."""

@@ -26,8 +26,8 @@ _ASIDE = re.compile(r"[（(][^）)]*[）)]|[（）()]")
 _LEADING = re.compile(
     r"^(常伴有|常伴|伴有|伴|常并发|并发|以及|或|及|和|与|如|特别是|尤其是|尤以|始则|继而|继之|继则|继有|继以|以|即|则|而|且|并|亦|"
     r"在|为|从|其次为|其次是|其中|体征有|症状有|有些有|有些|部分患者有|部分病例有|部分患者|部分有|多数患者有|多数|"
-    r"少数患者|少数病例有|少数有|常见症状为|常见|常诉|常感|常发|常有|主要为|主要是|主要在|最初有|最后|最常见|呈现|呈|"
-    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常|易发生|易并发|可并发|可发生|可引起|例如|比如|还有|重者|轻者|严重者|现)+"
+    r"少数患者|少数病例有|少数有|常见症状为|常见|常诉|常感|常发|常先有|先有|常有|主要为|主要是|主要在|最初有|最后|最常见|呈现|呈|"
+    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常|易发生|易并发|可并发|可发生|可引起|例如|比如|还有|重者|轻者|严重者|现|其(?![他它]))+"
 )
 _TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等|以|而)$")
 #: words that say how often, how strongly or how widely, not what: 轻度食欲下降 is 食欲下降, 疼痛剧烈 is 疼痛
@@ -35,8 +35,10 @@ _HEDGES = re.compile(
     r"^(轻度|轻微|明显|偶有|偶见|常有|可有|可见|多有|有时|全身|周身|严重|重度|剧烈|持续性|持续|反复|急性|慢性|早期|晚期|初期|有)|"
     r"(剧烈|明显|加重|加剧|较重|严重)$"
 )
+#: who has the symptom, which a symptom does not name: 患儿烦躁不安 is 烦躁不安, for a child or an adult
+_SUFFERER = re.compile(r"^(患儿|小儿|病儿|患者|病人|婴儿|新生儿|婴幼儿)(?=..)")
 #: conjunctions inside one value: "多食和体重减轻" is two symptoms
-CONJUNCTIONS = re.compile(r"(?<=..)(?:和|及|与|或|并|伴)(?=..)")
+CONJUNCTIONS = re.compile(r"(?<=..)(?:和|及|与|或|并|伴|以至|以致)(?=..)")
 
 #: one spelling per symptom (in our words: the form a Chinese textbook uses), applied inside values
 SYMPTOM_SPELLINGS: dict[str, str] = {
@@ -47,6 +49,12 @@ SYMPTOM_SPELLINGS: dict[str, str] = {
 }
 #: whole symptoms that are one (the fatigue words), rewritten only when they are the entire value
 SYMPTOM_SYNONYMS: dict[str, str] = {word: "乏力" for word in ("疲乏", "疲乏力", "疲乏无力", "疲劳", "疲倦", "倦怠", "疲劳乏力")}
+#: symptoms so close that one is never a wrong answer beside another (干呕 beside 恶心, 身重困倦 beside
+#: 乏力): a distractor of one family is refused for a disease that has a symptom of it
+SYMPTOM_FAMILIES: dict[str, re.Pattern[str]] = {
+    "fatigue": re.compile(r"乏力|疲|倦|困重|身重|体力[减下]|虚弱|软弱|(?<![肌])无力"),
+    "nausea": re.compile(r"恶心|呕|反胃|泛酸|反酸"),
+}
 #: 关节疼痛 is 关节痛 (a bare 疼痛 and 腹部疼痛 stay)
 _PAIN = re.compile(r"(?<=[^部])疼痛")
 _SPELLING = re.compile("|".join(sorted(SYMPTOM_SPELLINGS, key=len, reverse=True)))
@@ -99,10 +107,10 @@ def trim(part: str) -> str:
 
 
 def canonical(symptom: str) -> str:
-    """The KB's spelling of a symptom: hedges dropped, synonyms rewritten (轻度食欲下降 -> 食欲减退,
+    """The KB's spelling of a symptom: the sufferer and hedges dropped, synonyms rewritten (轻度食欲下降 -> 食欲减退,
     发烧 -> 发热, 疼痛剧烈 -> 疼痛), so that one symptom is one string across all diseases (and a
     common one is seen to be common)."""
-    bare = trim(_HEDGES.sub("", _HEDGES.sub("", symptom)))
+    bare = trim(_HEDGES.sub("", _HEDGES.sub("", _SUFFERER.sub("", symptom))))
     bare = bare if len(bare) >= 2 else symptom
     spelled = _PAIN.sub("痛", _SPELLING.sub(lambda m: SYMPTOM_SPELLINGS[m.group()], bare))
     return SYMPTOM_SYNONYMS.get(spelled, spelled)
@@ -156,10 +164,16 @@ def _comparable(text: str) -> str:
 
 def related_to_any(candidate: str, own: Iterable[str]) -> bool:
     """Whether a Chinese candidate is one of ``own`` in another spelling, hedged or qualified
-    (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力): the two compared
-    after ``canonical`` and ``near_key``, equal or one inside the other."""
+    (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力), or a near-synonym of
+    one (干呕 beside 恶心, 身重困倦 beside 乏力: ``SYMPTOM_FAMILIES``): the two compared after
+    ``canonical`` and ``near_key``, equal or one inside the other."""
     key = _comparable(candidate)
-    return any(_overlap(key, other) for other in map(_comparable, own))
+    family = _family(candidate)
+    return any(_overlap(key, _comparable(other)) or (family is not None and _family(other) == family) for other in own)
+
+
+def _family(text: str) -> str | None:
+    return next((name for name, words in SYMPTOM_FAMILIES.items() if words.search(text)), None)
 
 
 def _overlap(a: str, b: str) -> bool:

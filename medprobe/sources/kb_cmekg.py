@@ -8,7 +8,8 @@ among symptoms, a body part among sites, a department among departments, a drug 
 Which subjects are diseases
     Those with a disease predicate (常见症状, 就诊科室, ICD10, …) and none of a drug, herb or
     examination (``cmekg_vocab.is_disease_subject``), unless the name is a test's or a treatment's
-    (卵巢检查, 膝关节分离试验); the ones that keep a symptom become diseases.
+    (卵巢检查, 膝关节分离试验) or a symptom's (水肿, 恶心与呕吐: ``cmekg_symptoms.symptom_page``);
+    the ones that keep a symptom become diseases.
 
 Predicates -> aspects (``ASPECT_PREDICATES``, ``EXTRA_PREDICATES``; ``ACCEPTED`` the kinds kept)
     常见症状 -> primary_symptoms; 相关症状, 临床症状及体征 -> associated_symptoms, minus the primary
@@ -30,9 +31,11 @@ counts them; the README gives the counts on the full graph):
     parts        a "标签：" prefix and (asides) cut off, values split at 、，；。 and at / between
                  Chinese characters (never in "mg/dL"), leading words of a sentence (伴, 如, 继之,
                  其次为, 部分患者有, …) and trailing 等… trimmed; symptoms, sites and diseases also
-                 split at 和/及/与/或 when every piece is one (多食和体重减轻, 肝脾及淋巴结)
-    spelling     symptoms: hedges dropped and one spelling per symptom (轻度食欲下降 -> 食欲减退,
-                 发烧 -> 发热, ``cmekg_values.SYMPTOM_SPELLINGS``)
+                 split at 和/及/与/或/以至 when every piece is one (多食和体重减轻, 肝脾及淋巴结), and
+                 a symptom joined of anything else is dropped (斑块或肿瘤); a one-off symptom made of
+                 two common ones is both (疲劳晨僵 -> 乏力, 晨僵)
+    spelling     symptoms: the sufferer and hedges dropped and one spelling per symptom (患儿烦躁不安 ->
+                 烦躁不安, 轻度食欲下降 -> 食欲减退, 发烧 -> 发热, ``cmekg_values.SYMPTOM_SPELLINGS``)
     moved        symptoms that are lab or imaging results go to the examination findings
     placeholder  无, 不详, 其他, 病因不明, section headers, 手术 as an operation, treatments any
                  disease may get (手术治疗, 对症治疗, 支持疗法)
@@ -46,10 +49,10 @@ counts them; the README gives the counts on the full graph):
     kind         an entity of another kind, or of none: places (纽约和日本), people (小儿), units,
                  measurements, and medical terms of the wrong kind (肺炎 is no symptom)
     vague        symptoms: a category (肺部体征, 胃肠道症状)
-    one-off      symptoms: longer than ``ONE_OFF_LENGTH`` and named by no other disease, a
-                 description cut out of a sentence (皮疹数目一至数百个不)
-    landmark     结节 among the symptoms of a fracture, dislocation, bursitis or conduction block:
-                 the tubercle or node the graph's linker cut out of 舟骨结节, 肱骨大结节 or 房室结
+    lesion       symptoms: a bare lesion word (溃疡, 结节, 坏死, 水肿) of a disease that is no skin
+                 disease: the linker cut it out of 口腔溃疡, 舟骨结节 or 坏死性… (``cmekg_symptoms``)
+    one-off      symptoms named by fewer than ``MIN_SYMPTOM_USES`` diseases: a description cut out
+                 of a sentence (皮疹数目一至数百个不, 周围黏膜充血), unconfirmed as a key
     duplicate    the same value twice, or another spelling of one (``cmekg_values.near_key``: 胸片
                  and 胸部 X 线检查; 不适 and 全身不适; 肺 and 肺部), of which the shorter is kept
 """
@@ -66,6 +69,13 @@ from rapidfuzz import fuzz
 
 from medprobe.sources.cmekg_codes import age_groups, body_systems, icd10, infectivity
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS, Medications
+from medprobe.sources.cmekg_symptoms import (
+    confirmations,
+    is_skin_disease,
+    split_glued,
+    symptom_page,
+    unplaced_lesion,
+)
 from medprobe.sources.cmekg_values import (
     CONJUNCTIONS,
     canonical,
@@ -81,7 +91,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 7
+VERSION = 8
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -131,10 +141,11 @@ class _Rules:
     generic_pattern: re.Pattern[str] = re.compile(r"(?!)")
 
 
-#: treatments every disease may get (手术治疗, 对症治疗): no knowledge of this one, and never safely wrong
+#: treatments every disease may get (手术治疗, 对症治疗, 卧床休息, 随访): no knowledge of this one, and never safely wrong
 _GENERIC_TREATMENT = re.compile(
-    r"^(非?手术|药物|支持|对症|对症支持|病因|局部|全身|保守|内科|外科|综合|一般|针对性|基础|中医|西医|中西医结合|系统|辅助|常规|"
-    r"早期|积极|及时|原发病|并发症)(治疗|疗法|处理)$"
+    r"^(非?手术|非药物|药物|支持|支持性|辅助支持|对症|对症支持|病因|病原|局部|局部药物|全身|保守|内科|外科|综合|一般|针对性|基础|"
+    r"中医|西医|中西医结合|系统|辅助|常规|早期|积极|及时|原发病|积极治疗原发病|并发症|特殊|联合|恢复期|术后)(治疗|疗法|处理)$|"
+    r"^((卧床)?休息|护理|急救措施|营养支持|去除病因|手术方法|(定期|密切)?随访|积极治疗原发病)$"
 )
 _SYMPTOMS = _Rules(own_forms=True, negatable=True)
 _DISEASES = _Rules(max_length=16, own_forms=True)
@@ -163,23 +174,21 @@ _DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^色(?!素|
 _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累|痛|疼)")
 #: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色)
 _VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$")
-#: a symptom longer than this that no other disease names is a description cut from a sentence
-ONE_OFF_LENGTH = 6
+#: a symptom (as the KB spells it) fewer diseases than this name is unconfirmed: a description cut from a sentence (皮疹数目一至数百个不,
+#: 周围黏膜充血) or a linker's slip, never a key a clinician can trust
+MIN_SYMPTOM_USES = 2
 #: a value this similar to a name of the disease restates it
 NAME_RATIO = 90.0
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
 _NOT_A_DISEASE = re.compile(r"(检查|试验|测定|监测|造影|术|疗法|治疗)$")
-#: diseases of structures whose names hold 结节 or 结 (舟骨结节, 肱骨大结节, 房室结)
-_LANDMARK_DISEASES = re.compile(r"骨折|脱位|传导阻滞|滑囊|肩|肱|腕|踝|髁|胫|股骨")
 _PLACEHOLDERS = frozenset({
     "无", "有", "不详", "暂无", "未知", "不明", "其他", "其它", "其他药物", "无明显症状", "无症状", "无传染性",
     "安慰剂", "治疗原则", "实验室检查", "影像学检查", "辅助检查", "检查",
     "其他检查", "特殊检查", "体格检查", "临床检查", "查体", "体检", "病症", "疾病", "病变", "症状", "体征",
     "治疗措施", "治疗方法", "治疗方案", "处理原则", "治疗手段",
 })
-_SYMPTOM_ALIASES = {"溃疡病": "溃疡"}
 _LAB_HINTS = re.compile(r"实验室|血|尿|便|粪|痰|脑脊液|骨髓|培养|抗体|抗原|生化|常规|测定|涂片|酶|蛋白|激素|病原|病毒|细菌|真菌|细胞|活检|病理|基因|染色体|肝功|肾功|电解质|免疫")
 _PHYSICAL_TOPICS = re.compile(r"体征|体格|体检")
 _EXAM_TOPICS = re.compile(r"检查|X线|CT|MRI|超声|B超|造影|心电|脑电|影像|实验室")
@@ -207,21 +216,24 @@ class _Cleaner:
         self.noise = noise
         self.vocabulary = Vocabulary(graph)
         self.medications = Medications(graph, self.vocabulary, noise)
+        self.confirmations = confirmations(graph, self.vocabulary)
 
     def disease(self, name: str) -> Disease | None:
         po = self.graph[name]
+        if symptom_page(name, po, self.vocabulary):
+            self.noise["subject: a symptom page"] += 1
+            return None
         synonyms = self._synonyms(name, po)
         own = (name, *synonyms)
         findings: dict[str, list[str]] = {"laboratory": [], "auxiliary": [], "physical": []}
-        aspects: dict[str, AspectValue] = {key: self.values(_objects(po, ASPECT_PREDICATES[key]), own, key, findings) for key in SYMPTOM_ASPECTS}
+        skin = is_skin_disease(po)
+        aspects: dict[str, AspectValue] = {key: self.values(_objects(po, ASPECT_PREDICATES[key]), own, key, findings, skin) for key in SYMPTOM_ASPECTS}
         aspects["associated_symptoms"] = self._without(aspects["associated_symptoms"], aspects["primary_symptoms"])
         if not aspects["primary_symptoms"] and not aspects["associated_symptoms"]:
             return None
         for key, predicates in ASPECT_PREDICATES.items():
             if key not in SYMPTOM_ASPECTS:
                 aspects[key] = self.values(_objects(po, predicates), own, key)
-        if _LANDMARK_DISEASES.search(name):
-            aspects.update({key: self._without(aspects[key], ["结节"], "landmark") for key in SYMPTOM_ASPECTS})
         treatments = aspects["treatment_principles"]
         operations = [t for t in treatments if self.vocabulary.kind(t) == "procedure"]
         aspects["treatment_principles"] = [t for t in treatments if t not in operations]
@@ -240,9 +252,9 @@ class _Cleaner:
         )
 
     def values(self, raw: Iterable[str], own: tuple[str, ...], key: str,
-               findings: dict[str, list[str]] | None = None) -> list[str]:
+               findings: dict[str, list[str]] | None = None, skin: bool = False) -> list[str]:
         """Clean entity names from raw objects: every filter of the module docstring, in order;
-        results found among symptoms go to ``findings``."""
+        results found among symptoms go to ``findings``; bare lesions stay only for a ``skin`` disease."""
         rules = RULES.get(key, _DEFAULT_RULES)
         symptoms = key in SYMPTOM_ASPECTS
         conjunctions = symptoms or key in ("anatomical_sites", "secondary_diseases", "related_diseases")
@@ -251,7 +263,7 @@ class _Cleaner:
             for part in self._parts(value, key, symptoms, conjunctions):
                 if symptoms and findings is not None and self._moved(part, own, findings):
                     continue
-                reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._one_off(part, symptoms)
+                reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._unconfirmed(part, symptoms, skin)
                 if reason is None and part in kept:
                     reason = "duplicate"
                 if reason:
@@ -276,9 +288,11 @@ class _Cleaner:
                 self.noise["split (extra parts)"] += len(split) - 1
                 spelled.extend(split)
                 continue
-            rewritten = spell(_SYMPTOM_ALIASES.get(piece, piece))
+            rewritten = spell(piece)
             self.noise["spelling (rewritten)"] += rewritten != piece
-            spelled.append(rewritten)
+            glued = split_glued(rewritten, self.vocabulary) if symptoms else [rewritten]
+            self.noise["split (glued findings)"] += len(glued) - 1
+            spelled.extend(glued)
         return spelled
 
     def _moved(self, part: str, own: tuple[str, ...], findings: dict[str, list[str]]) -> bool:
@@ -308,12 +322,18 @@ class _Cleaner:
             return "negated"
         return None
 
-    def _one_off(self, value: str, symptoms: bool) -> str | None:
+    def _unconfirmed(self, value: str, symptoms: bool, skin: bool) -> str | None:
+        """Why a symptom is no key a clinician can trust: a category, a lesion without a site, two
+        findings joined (斑块或肿瘤: the ones of two symptoms were split already), or one disease's word."""
         if not symptoms:
             return None
         if _VAGUE.search(value):
             return "vague"
-        if len(value) > ONE_OFF_LENGTH and self.vocabulary.symptom_uses[value] < 2:
+        if unplaced_lesion(value, skin):
+            return "lesion without a site"
+        if CONJUNCTIONS.search(value):
+            return "joined phrase"
+        if self.confirmations[value] < MIN_SYMPTOM_USES:
             return "one-off description"
         return None
 
@@ -333,9 +353,9 @@ class _Cleaner:
         黄疸) or named like one (阑尾周围脓肿); 发热 is none."""
         return self.vocabulary.subjects.get(value) == "disease" or disease_named(value)
 
-    def _without(self, values: list[str], seen: list[str], reason: str = "in primary") -> list[str]:
+    def _without(self, values: list[str], seen: list[str]) -> list[str]:
         kept = [v for v in values if v not in seen]
-        self.noise[reason] += len(values) - len(kept)
+        self.noise["in primary"] += len(values) - len(kept)
         return kept
 
     def _examinations(self, po: dict[str, list[str]], own: tuple[str, ...], findings: dict[str, list[str]]) -> list[str]:

@@ -10,7 +10,8 @@ Distractors are entities of the same aspect from other diseases, excluding entit
 to this disease under the aspect or a sibling of it (one of the aspect family of
 ``audit_rules.FAMILIES``: an associated symptom is no wrong primary symptom), their near-synonyms (fuzzy token match) and entities of closely related
 diseases (those sharing at least half of this disease's entities for the aspect, one of its
-departments, where the KB lists departments, or two of the content words of its name, such as
+departments, where the KB lists departments, in Chinese also a body system of its departments or ICD-10
+block: 心内科 and 心外科 are one system, ``DEPARTMENT_SYSTEMS``; or two of the content words of its name, such as
 "muscular dystrophy": a finding the KB happens not to list for one limb-girdle muscular dystrophy
 but lists for other muscular dystrophies is no safe wrong answer), so that a
 "wrong" option is wrong rather than merely unlisted. Where the KB's language has an ontology
@@ -36,6 +37,7 @@ from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources.audit_rules import FAMILIES
+from medprobe.sources.cmekg_codes import department_systems
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import related_to_any
@@ -56,6 +58,9 @@ NONSPECIFIC_SHARE = 0.01
 NONSPECIFIC_MIN = 10
 #: two diseases that share a department are related, unless at least this share of the diseases have it
 BROAD_DEPARTMENT = 0.2
+#: language -> the body systems a department's name says it treats: for Chinese, two diseases of 心内科 and
+#: 心血管外科, or of 心内科 and an ICD-10 circulatory code, are related like two of one department
+DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_systems}
 #: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
 NAME_WORDS_SHARED = 2
 
@@ -81,11 +86,21 @@ class AspectIndex:
 
 def _departments(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
     """Each disease's departments, leaving out those that BROAD_DEPARTMENT of the diseases share
-    (in a KB of one specialty, its department says nothing about which diseases are alike)."""
-    listed = {d.id: frozenset(map(_norm, d.values("departments"))) for d in kb.diseases}
+    (in a KB of one specialty, its department says nothing about which diseases are alike); where the
+    language reads body systems from department names (``DEPARTMENT_SYSTEMS``), also those systems and
+    the disease's affected body systems."""
+    systems = DEPARTMENT_SYSTEMS.get(kb.language)
+    listed = {d.id: frozenset(map(_norm, _departments_and_systems(d, systems))) for d in kb.diseases}
     counts = Counter(dept for depts in listed.values() for dept in depts)
     broad = {dept for dept, n in counts.items() if n >= BROAD_DEPARTMENT * sum(1 for depts in listed.values() if depts)}
     return {disease: depts - broad for disease, depts in listed.items()}
+
+
+def _departments_and_systems(disease: Disease, systems: Callable[[str], list[str]] | None) -> list[str]:
+    departments = disease.values("departments")
+    if systems is None:
+        return departments
+    return [*departments, *(s for d in departments for s in systems(d)), *disease.values("affected_body_systems")]
 
 
 def _name_words(kb: KnowledgeBase) -> dict[str, frozenset[str]]:

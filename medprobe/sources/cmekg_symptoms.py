@@ -1,0 +1,73 @@
+"""Which of a CMeKG disease's symptom values a question may key, beyond their kind.
+
+The graph's symptom lists were made by linking terms in a web page's text, so a list holds, besides
+the disease's symptoms, the bare words the linker found inside longer phrases (坏死 of 坏死性…, 结节
+of 结节性红斑 or 舟骨结节, 痉挛 of 痉挛性疼痛), two findings run together (疲劳晨僵) and, for pages
+about a symptom rather than a disease (恶心与呕吐), the causes of that symptom (溃疡病, 肠梗阻). A
+clinician reads these as wrong keys. This module names them, so that the builder can drop or split them:
+
+- ``unplaced_lesion``: a bare lesion word (溃疡, 结节, 坏死, 水肿, …) says nothing without a site, and
+  is kept only for skin diseases, whose lesions are exactly these;
+- ``split_glued``: a one-off value made of two common symptoms is both (疲劳晨僵 -> 乏力, 晨僵);
+- ``symptom_page``: a subject named as a symptom, coded in chapter R or joining symptoms (水肿,
+  恶心与呕吐), is no disease.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from medprobe.sources.cmekg_codes import icd10
+from medprobe.sources.cmekg_values import CONJUNCTIONS, canonical, parts
+from medprobe.sources.cmekg_vocab import SYMPTOM_PREDICATES, SYMPTOM_USES, Graph, Vocabulary
+
+#: lesion words that, bare, name no site and so no finding a clinician could check
+LESIONS = frozenset({"出血", "水肿", "溃疡", "结节", "充血", "坏死", "痉挛", "渗出", "糜烂", "破溃"})
+#: the lesions a skin disease shows (its site is the skin)
+SKIN_LESIONS = LESIONS - {"痉挛", "充血"}
+#: the shortest half of a glued value
+_MIN_HALF = 2
+
+
+def confirmations(graph: Graph, vocabulary: Vocabulary) -> Counter[str]:
+    """How many disease subjects name each symptom, in the KB's spelling (伴高热 and 高热 are one
+    naming of 高热): a symptom one disease names is a phrase of one page, unconfirmed."""
+    named: Counter[str] = Counter()
+    for subject, po in graph.items():
+        if vocabulary.subjects.get(subject) == "disease":
+            named.update({canonical(p) for predicate in SYMPTOM_PREDICATES for v in po.get(predicate, ()) for p in parts(v, conjunctions=True)})
+    return named
+
+
+def is_skin_disease(po: dict[str, list[str]]) -> bool:
+    """Seen in dermatology (皮肤科, 皮肤性病科) or coded in ICD-10 chapter L."""
+    return any("皮肤" in d for d in po.get("就诊科室", ())) or any(c.startswith("L") for c in icd10(po).get("ICD10", []))
+
+
+def unplaced_lesion(value: str, skin: bool) -> bool:
+    """A bare lesion word among the symptoms of a disease whose site is not the skin (坏死 and 痉挛 of
+    an eye disease, 结节 of a fracture's 舟骨结节)."""
+    return value in LESIONS and not (skin and value in SKIN_LESIONS)
+
+
+def split_glued(value: str, vocabulary: Vocabulary) -> list[str]:
+    """A value no other disease names, made of two symptoms that several do, is those two, spelled (疲劳晨僵 ->
+    乏力, 晨僵; 头晕乏力 -> 头晕, 乏力); anything else is returned whole."""
+    if vocabulary.symptom_uses[value] >= 2:
+        return [value]
+    for cut in range(_MIN_HALF, len(value) - _MIN_HALF + 1):
+        halves = [canonical(value[:cut]), canonical(value[cut:])]
+        if all(vocabulary.symptom_uses[h] >= SYMPTOM_USES and vocabulary.kind(h) == "symptom" for h in halves):
+            return halves
+    return [value]
+
+
+def symptom_page(name: str, po: dict[str, list[str]], vocabulary: Vocabulary) -> bool:
+    """A page about a symptom, not a disease: named as a symptom and coded only in ICD-10 chapter R
+    (水肿 R60.9), or joining two symptoms (恶心与呕吐); its symptom list holds the symptom's causes."""
+    if vocabulary.kind(name) != "symptom":
+        return False
+    codes = icd10(po).get("ICD10", [])
+    pieces = CONJUNCTIONS.split(name)
+    joined = len(pieces) > 1 and all(vocabulary.kind(p) == "symptom" for p in pieces)
+    return joined or (bool(codes) and all(c.startswith("R") for c in codes))
