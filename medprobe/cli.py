@@ -200,11 +200,13 @@ def _profile_builds(
 def _write_profile(runs: list[Path], against: list[Path], out: Path, output: Path | None) -> None:
     from medprobe.profile.analysis import build_profile
     from medprobe.profile.join import join_runs
-    from medprobe.profile.report import profile_table, write_profile
+    from medprobe.profile.report import against_table, profile_table, write_profile
 
     profile = build_profile(join_runs(runs), join_runs(against) if against else None)
     folder = write_profile(profile, out, output)
     out_console.print(profile_table(profile))
+    if profile["against"]:
+        out_console.print(against_table(profile))
     print(folder, flush=True)
 
 

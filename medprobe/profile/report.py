@@ -41,6 +41,10 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def _p(value: float | None) -> str:
+    return "–" if value is None else "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
 def _aspect(key: str) -> str:
     aspect = ASPECTS_BY_KEY.get(key)
     return aspect.en if aspect else key
@@ -83,7 +87,7 @@ def sections(profile: dict[str, Any]) -> list[Section]:
         ["methods", "points", "agreement %", "chance %", "kappa", "Spearman rho", "p (rho)"],
         [[f"{title[a['ways'][0]]} · {title[a['ways'][1]]}", a["points"], pct(a.get("agreement")) + _ci(a.get("ci", {}).get("agreement"), True),
           pct(a.get("chance")), _num(a.get("kappa")) + _ci(a.get("ci", {}).get("kappa")), _num(a.get("rho")) + _ci(a.get("ci", {}).get("rho")),
-          "–" if a.get("rho_p") is None else f"{a['rho_p']:.3g}"] for a in profile["agreement"]],
+          _p(a.get("rho_p"))] for a in profile["agreement"]],
     ))
     if profile["against"]:
         found += against_sections(profile["model"], profile["against"], title)
@@ -188,4 +192,16 @@ def profile_table(profile: dict[str, Any]) -> Table:
         table.add_row(w["key"], pct(row["score"]), pct(row["known"]), str(row["parse_failures"]),
                       *("–" if v == w else str(illusions[(w["key"], v["key"])]) for v in ways))
     table.caption = "not X: points known this way and not way X (illusions). " + "; ".join(f"{w['key']} = {w['title']}" for w in ways)
+    return table
+
+
+def against_table(profile: dict[str, Any]) -> Table:
+    """The terminal summary of --against: per way, both known shares and Welch's t over all aspects."""
+    against = profile["against"]
+    table = Table("way", "A known %", "B known %", "A score %", "B score %", "t (all aspects)",
+                  title=f"A {profile['model']} against B {against['model_b']} · {against['points']} points")
+    for key, rows in against["welch"].items():
+        overall = rows[-1]
+        table.add_row(key, pct(against["known"][key]["a"]), pct(against["known"][key]["b"]), pct(overall["mean_a"]),
+                      pct(overall["mean_b"]), format_t(overall) + (f" (p {_p(overall['p'])})" if overall["p"] is not None else ""))
     return table
