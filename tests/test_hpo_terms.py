@@ -22,6 +22,8 @@ def test_names_are_found_without_regard_to_case_or_plural() -> None:
         ("micropenis", "Abnormal penis morphology"),  # a descendant, in any case
         ("Abnormality of the eye", "Cataract"),  # a top-level branch over a deep term
         ("Seizures", "Focal-onset seizure"),  # a plural still reaches the term
+        ("Cutaneous telangiectasia", "Telangiectasia of the skin"),  # sibling terms in other words (a blind reading)
+        ("Hepatic failure", "Failure of the liver"),  # the same words whether HPO knows them or not
     ],
 )
 def test_same_or_ancestor_or_descendant_is_related(a: str, b: str) -> None:
@@ -34,7 +36,8 @@ def test_same_or_ancestor_or_descendant_is_related(a: str, b: str) -> None:
         ("Micropenis", "Cataract"),  # different branches
         ("Long penis", "Micropenis"),  # siblings under "Abnormal penis morphology" are not related
         ("Micropenis", "Metformin"),  # one name unknown to HPO
-        ("Metformin", "Metformin"),  # both unknown: not an HPO relation at all
+        ("Metformin", "Aspirin"),  # both unknown, other words
+        ("Renal cyst", "Hepatic cyst"),  # organ adjectives are read as their organ, which differ
     ],
 )
 def test_unrelated_or_unknown_is_not_related(a: str, b: str) -> None:

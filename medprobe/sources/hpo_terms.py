@@ -87,9 +87,33 @@ def within(term: str, named: Iterable[str]) -> bool:
     return any(term == n or n in ancestors(term) for n in named)
 
 
+#: organ adjectives and the organ they name: "Cutaneous telangiectasia" and "Telangiectasia of the
+#: skin" are two HPO terms (siblings) for one finding
+ORGAN_ADJECTIVES: dict[str, str] = {
+    "cutaneous": "skin", "dermal": "skin", "ocular": "eye", "renal": "kidney", "hepatic": "liver", "cardiac": "heart",
+    "pulmonary": "lung", "cerebral": "brain", "gastric": "stomach", "nasal": "nose", "oral": "mouth", "osseous": "bone",
+}
+_FILLER = frozenset({"of", "the", "a", "an", "in", "on"})
+
+
+def same_words(a: str, b: str) -> bool:
+    """Two names made of the same words once filler words go, a plural -s is dropped and an organ
+    adjective is read as its organ ("Cutaneous telangiectasia" = "Telangiectasia of the skin")."""
+    return _word_set(a) == _word_set(b)
+
+
+@cache
+def _word_set(name: str) -> frozenset[str]:
+    words = (ORGAN_ADJECTIVES.get(w, w) for w in re.findall(r"[a-z0-9]+", name.casefold()) if w not in _FILLER)
+    return frozenset(w.removesuffix("s") if len(w) > 3 and not w.endswith(("ss", "us", "is")) else w for w in words)
+
+
 def related_terms(a: str, b: str) -> bool:
-    """True when two names are the same HPO term or one is an ancestor of the other; False when
-    they are unrelated or either name is unknown to HPO."""
+    """True when two names are the same HPO term or one is an ancestor of the other, or when they
+    are one finding in other words (``same_words``); False when they are unrelated, or when a name
+    is unknown to HPO and its words differ."""
+    if same_words(a, b):
+        return True
     first, second = term_id(a), term_id(b)
     if first is None or second is None:
         return False
