@@ -174,6 +174,9 @@ def test_values_that_restate_the_name_are_dropped() -> None:
     diseases = {d.name: d for d in build_cmekg_kb(graph)}
     assert diseases["3D眩晕症"].aspects["primary_symptoms"] == ["恶心"]  # 眩晕 is part of the name: the question answers itself
     assert diseases["糖尿病肾病"].aspects["secondary_diseases"] == ["肾衰竭"]  # diabetes causes it, not the other way
+    graph = {"心尖肥厚型心肌病": {"常见症状": ["胸痛"], "并发症": ["肥厚性心肌病", "心力衰竭"]}, "冠心病": {"常见症状": ["胸痛"]}}
+    apical = {d.name: d for d in build_cmekg_kb(graph)}["心尖肥厚型心肌病"]
+    assert apical.values("secondary_diseases") == ["心力衰竭"]  # 型 and 性: the disease itself
 
 
 @pytest.mark.parametrize(("value", "expected"), [

@@ -85,3 +85,13 @@ def test_entities_of_diseases_of_one_body_system_are_never_distractors() -> None
     for seed in range(20):
         picked = set(distractors(entry, kp, random.Random(seed), n=100))
         assert picked.isdisjoint({"充血性心衰", "胸闷", "症1", "征2"}) and len(picked) > 2 * len(others)
+
+
+def test_general_findings_are_never_distractors() -> None:
+    """焦虑不安, 四肢发凉 or 局部皮肤红肿 may be true of any disease whatever its page lists."""
+    own = _disease(0, ["呕吐", "腹泻", "丘疹"])
+    general = ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快"]
+    kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(general + UNRELATED, start=1))])
+    entry, kp = _entry_and_kp(kb)
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=len(general) + len(UNRELATED))) == sorted(UNRELATED)

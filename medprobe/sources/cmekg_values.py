@@ -55,6 +55,14 @@ SYMPTOM_FAMILIES: dict[str, re.Pattern[str]] = {
     "fatigue": re.compile(r"乏力|疲|倦|困重|身重|体力[减下]|虚弱|软弱|(?<![肌])无力"),
     "nausea": re.compile(r"恶心|呕|反胃|泛酸|反酸"),
 }
+#: findings of the whole body, the mind and the vital signs, and pain, swelling or discomfort of a part (焦虑不安,
+#: 性格改变, 四肢发凉, 心率加快, 局部皮肤红肿): many diseases have them whether or not a page lists them, so the
+#: KB's incomplete lists can never call one wrong for a disease (``general_finding``)
+_GENERAL_FINDING = re.compile(
+    r"焦虑|烦躁|狂躁|躁动|性格|情绪|情感|精神|淡漠|抑郁|言语|语言|注意力|记忆|智力|学习|失眠|嗜睡|睡眠|兴奋|紧张|恐惧|"
+    r"发凉|发冷|冰冷|厥冷|畏寒|怕冷|寒战|红肿|肿胀|疼痛|不适|乏力|无力|疲|倦|发热|高热|低热|体温|消瘦|体重|食欲|休克|"
+    r"昏迷|意识|心率|脉搏|血压|呼吸[加急增快]|出汗|多汗|盗汗|自汗|苍白|头晕|头昏|头痛|眩晕|口渴|口干"
+)
 #: 关节疼痛 is 关节痛 (a bare 疼痛 and 腹部疼痛 stay)
 _PAIN = re.compile(r"(?<=[^部])疼痛")
 _SPELLING = re.compile("|".join(sorted(SYMPTOM_SPELLINGS, key=len, reverse=True)))
@@ -170,6 +178,11 @@ def related_to_any(candidate: str, own: Iterable[str]) -> bool:
     key = _comparable(candidate)
     family = _family(candidate)
     return any(_overlap(key, _comparable(other)) or (family is not None and _family(other) == family) for other in own)
+
+
+def general_finding(text: str) -> bool:
+    """Whether a Chinese finding is general (``_GENERAL_FINDING``): never offered as a wrong answer."""
+    return bool(_GENERAL_FINDING.search(text))
 
 
 def _family(text: str) -> str | None:

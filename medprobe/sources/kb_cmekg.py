@@ -91,7 +91,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 8
+VERSION = 9
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -387,7 +387,9 @@ class _Cleaner:
 
 def _restates(value: str, name: str) -> bool:
     """The value says the disease's name again, so a question on it answers itself: it holds the name
-    (阑尾炎's 急性阑尾炎), is part of it (3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病) or nearly is it."""
+    (阑尾炎's 急性阑尾炎), is part of it (3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病, 心尖肥厚型心肌病's
+    肥厚性心肌病: 型 and 性 are one suffix here) or nearly is it."""
+    value, name = value.replace("型", "性"), name.replace("型", "性")
     return name in value or (len(value) >= 2 and value in name) or fuzz.ratio(value, name) >= NAME_RATIO
 
 

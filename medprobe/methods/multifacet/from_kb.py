@@ -19,7 +19,8 @@ check (``ONTOLOGY_RELATED``: HPO for English), a candidate that is one of the di
 under another name, or generalises or specialises one ("Abnormal penis morphology" beside
 "Micropenis"), is excluded too; for Chinese the check compares spellings (轻度食欲下降 beside
 食欲不振, 发烧 beside 发热). An entity that many of the aspect's diseases have (``NONSPECIFIC_SHARE``)
-is never a distractor: an unlisted common finding may well be right. Five knowledge points from five diseases
+is never a distractor: an unlisted common finding may well be right; nor, where the language names
+them (``GENERAL_FINDING``), is a general finding (焦虑不安, 四肢发凉) that any disease may show. Five knowledge points from five diseases
 are set aside as the solved examples; their diseases never appear as test questions.
 """
 
@@ -38,6 +39,7 @@ from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.cmekg_codes import department_systems
+from medprobe.sources.cmekg_values import general_finding
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import related_to_any
@@ -51,6 +53,9 @@ RELATED_OVERLAP = 0.5
 #: language -> whether a candidate is, by an ontology, the same as or an ancestor or descendant of
 #: one of the given entities; a language without one relies on the name comparison alone
 ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any, "zh": zh_related_to_any}
+#: language -> whether a finding is so general (in Chinese: mood, behaviour, vital signs, fever, fatigue,
+#: local pain or swelling) that the KB's silence never makes it wrong; such a finding is never a distractor
+GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
@@ -163,6 +168,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
+    general = GENERAL_FINDING.get(kp.meta.get("language", "")) if FAMILIES.get(kp.aspect or "") == "findings" else None
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
@@ -185,7 +191,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         if norm in seen or norm in kin:
             continue
         seen.add(norm)
-        if len(entry.owners[norm]) >= common:
+        if len(entry.owners[norm]) >= common or (general is not None and general(norm)):
             continue
         if _near_synonym(norm, kin) or in_ontology(norm, kin) or any(is_related(o) for o in entry.owners[norm]):
             continue
