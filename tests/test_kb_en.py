@@ -120,7 +120,7 @@ def test_common_diseases_are_present_with_many_aspects(english: KnowledgeBase) -
     assert len(common) == 157  # 158 catalogue entries, two of which share G40.909
     filled = {key for d in common for key in d.aspects}
     assert len(filled) >= 8 and {"medications", "departments", "affected_body_systems", "laboratory_examinations"} <= filled
-    assert sum(len(d.aspects) >= 8 for d in common) >= 13  # 5 before MeSH's sites and systems
+    assert sum(len(d.aspects) >= 8 for d in common) >= 15  # 5 before MeSH's sites and systems and the scales
     assert sum(bool(d.values("anatomical_sites")) for d in common) >= 90
     assert all(len(d.aspects) >= 3 for d in common)
 
@@ -135,11 +135,18 @@ def test_common_diseases_are_present_with_many_aspects(english: KnowledgeBase) -
         ("Breast cancer", "affected_body_systems", []),  # MeSH files the breast under skin diseases
         ("Gestational diabetes", "affected_body_systems", ["endocrine system"]),  # pregnancy is no organ system
         ("Anemia", "anatomical_sites", []),  # no organ above it
+        ("Pneumothorax", "affected_sites", ["thoracic cavity"]),  # the pleura's region
+        ("Pneumonia", "affected_sites", []),  # HPO files the lung under the respiratory system, no region
         ("Tuberculosis", "anatomical_sites", []),  # MeSH files it by organism only
     ],
 )
 def test_mesh_aspects(name: str, aspect: str, values: list[str]) -> None:
     assert sorted(mesh_aspects([name]).get(aspect, [])) == values
+
+
+def test_rating_scales_are_auxiliary_findings(by_name: dict[str, Disease]) -> None:
+    assert by_name["Depression"].aspects["auxiliary_examinations"] == "High PHQ-9 score; high MADRS score"
+    assert by_name["Alzheimer disease"].aspects["auxiliary_examinations"] == "Low MMSE score"  # low is abnormal
 
 
 def test_common_diseases_take_mesh_sites(by_name: dict[str, Disease]) -> None:

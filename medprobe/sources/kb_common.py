@@ -21,6 +21,8 @@ vital-sign tables is "textbook and unambiguous for the unqualified condition". T
                         infections, mental disorders, pregnancy or injuries)
   laboratory effects -> laboratory_examinations ("High fasting glucose; high hemoglobin A1c")
   vital-sign effects -> physical_examination ("High body temperature; low oxygen saturation")
+  rating scales      -> auxiliary_examinations ("High PHQ-9 score; high MADRS score" for depression):
+                        the package's CONDITION_ASSESSMENTS, the scales it scores for four conditions
   MeSH (``kb_mesh``)  -> anatomical_sites, and more affected_body_systems and patient_population
   demographics       -> patient_population (female or male: locked to one sex, or at least 70% of
                         patients; pregnant for chapter O) and prevalence_ages (the age groups at
@@ -44,6 +46,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from faker_healthcare.assessments import ASSESSMENT_INSTRUMENTS, CONDITION_ASSESSMENTS
 from faker_healthcare.clinical_labels import CLINICAL_LABELS
 from faker_healthcare.clinical_values import (
     CONDITION_LAB_EFFECTS,
@@ -190,6 +193,7 @@ def _aspects(code: str, names: list[str], symptoms: list[str], treatments: list[
         "affected_sites": _in_ranges(code, ICD10_SITES),
         "laboratory_examinations": _effects(CONDITION_LAB_EFFECTS.get(code, {})),
         "physical_examination": _effects(CONDITION_VITAL_EFFECTS.get(code, {})),
+        "auxiliary_examinations": _scales(code),
         "patient_population": _population(code),
         "prevalence_ages": _ages(code),
     }
@@ -253,6 +257,15 @@ def sentence_case(text: str, *, inline: bool = False) -> str:
 def _effects(effects: dict[str, str]) -> str:
     """{"fasting_glucose": "high", "hba1c": "high"} -> "High fasting glucose; high hemoglobin A1c (HbA1c)"."""
     text = "; ".join(f"{direction} {sentence_case(CLINICAL_LABELS[item], inline=True)}" for item, direction in effects.items())
+    return text[:1].upper() + text[1:]
+
+
+def _scales(code: str) -> str:
+    """The rating scales the condition scores abnormally on: "Low MMSE score" for Alzheimer's disease
+    (a low MMSE is the abnormal one), "High PHQ-9 score; high MADRS score" for depression."""
+    results = [f"{'high' if ASSESSMENT_INSTRUMENTS[s]['higher_is_worse'] else 'low'} {ASSESSMENT_INSTRUMENTS[s]['name']} score"
+               for s in CONDITION_ASSESSMENTS.get(code, ())]
+    text = "; ".join(results)
     return text[:1].upper() + text[1:]
 
 
