@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
@@ -148,7 +148,11 @@ def _family_values(disease: Disease, key: str) -> list[str]:
 
 
 def _near_synonym(candidate: str, own: set[str]) -> bool:
-    return any(candidate in o or o in candidate or fuzz.token_set_ratio(candidate, o) >= SYNONYM_RATIO for o in own)
+    """One of ``own`` contains the candidate, is contained in it, or matches it by fuzzy token set
+    (rapidfuzz compares against the whole set in one call, with the cut-off)."""
+    if any(candidate in o or o in candidate for o in own):
+        return True
+    return process.extractOne(candidate, own, scorer=fuzz.token_set_ratio, score_cutoff=SYNONYM_RATIO) is not None
 
 
 def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: int, tries: int = 200) -> list[str]:
@@ -193,7 +197,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         seen.add(norm)
         if len(entry.owners[norm]) >= common or (general is not None and general(norm)):
             continue
-        if _near_synonym(norm, kin) or in_ontology(norm, kin) or any(is_related(o) for o in entry.owners[norm]):
+        # cheapest first: relatedness is cached per disease, the name and ontology checks are not
+        if any(is_related(o) for o in entry.owners[norm]) or _near_synonym(norm, kin) or in_ontology(norm, kin):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:
