@@ -40,7 +40,6 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from pydantic import BaseModel, ConfigDict, ValidationError
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import EMPTY_COMPLETION, failed
@@ -180,15 +179,12 @@ class AdaptiveLimiter:
             self._successes = 0
 
 
-def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, RetryableError)
-
-
-def _backoff(state: RetryCallState) -> float:
-    exc = state.outcome.exception() if state.outcome else None
+def _backoff(exc: RetryableError, attempt: int) -> float:
+    """Seconds to wait before the next attempt: the server's Retry-After (at most a minute), else
+    exponential backoff with jitter."""
     if isinstance(exc, RetryableStatus) and exc.retry_after is not None:
         return min(exc.retry_after, 60.0)
-    return min(30.0, 0.5 * 2 ** (state.attempt_number - 1)) * (0.5 + random.random())
+    return min(30.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -339,16 +335,24 @@ class OpenAIBackend:
         self.limiter.succeeded()
         return read
 
+    async def _attempts(self, url: str, data: bytes) -> tuple[str, str | None, _Usage]:
+        """Post until an attempt succeeds or ``self.attempts`` have failed (the last failure raised)."""
+        attempt = 1
+        while True:
+            try:
+                return await self._post(url, data)
+            except RetryableError as exc:
+                if attempt >= self.attempts:
+                    raise
+                await asyncio.sleep(_backoff(exc, attempt))
+                attempt += 1
+
     async def complete(self, request: Request) -> Response:
         started = time.perf_counter()
         path, body = self._body(request)
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self.attempts), wait=_backoff, retry=retry_if_exception(_retryable), reraise=True
-            ):
-                with attempt:
-                    text, finish_reason, usage = await self._post(self.base_url + path, data)
+            text, finish_reason, usage = await self._attempts(self.base_url + path, data)
         except UnreadableReply as exc:
             return failed(request, f"{exc} (after {self.attempts} attempts)", started)
         except RetryableStatus as exc:
