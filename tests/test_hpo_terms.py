@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from medprobe.sources.hpo_terms import named_terms, related_terms, related_to_any, term_id, within
+from medprobe.sources.hpo_terms import (
+    grouping_term,
+    named_terms,
+    related_terms,
+    related_to_any,
+    term_id,
+    within,
+)
 
 
 def test_names_are_found_without_regard_to_case_or_plural() -> None:
@@ -68,3 +75,8 @@ def test_within_a_named_term() -> None:
     assert within(term_id("Sparse eyelashes") or "", named)
     assert within("HP:0008070", named)
     assert not within(term_id("Epidermal acanthosis") or "", named)
+
+
+def test_grouping_terms_name_a_place_not_a_finding() -> None:
+    assert grouping_term("Abnormal nervous system electrophysiology") and grouping_term("Abnormality of the wrist")
+    assert not grouping_term("Micropenis") and not grouping_term("Long penis")

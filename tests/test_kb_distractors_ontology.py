@@ -79,6 +79,18 @@ def test_findings_of_diseases_with_a_similar_name_are_never_distractors() -> Non
     assert sorted(distractors(entry, kp, random.Random(0), n=4)) == ["Arachnodactyly", "Axillary freckling", "Tongue fasciculations"]
 
 
+def test_grouping_terms_are_never_english_distractors() -> None:
+    """A blind reading offered "Abnormal nervous system electrophysiology" as wrong for a leukoencephalopathy
+    with seizures: a grouping term is right for most diseases of its place."""
+    own = Disease(id="D:0", name="Disease zero", language="en", aspects={"primary_symptoms": ["Micropenis", "Cataract", "Seizure"]})
+    candidates = ["Abnormal nervous system electrophysiology", "Abnormality of the wrist", "Arachnodactyly", "Hepatomegaly"]
+    others = [Disease(id=f"D:{i}", name=f"Disease {i}", language="en", aspects={"primary_symptoms": [v]}) for i, v in enumerate(candidates, 1)]
+    kb = KnowledgeBase(name="t", diseases=[own, *others])
+    kp = next(kb.knowledge_points(aspects=["primary_symptoms"]))
+    entry = index_kb(kb, {"primary_symptoms"})["primary_symptoms"]
+    assert sorted(distractors(entry, kp, random.Random(0), n=4)) == ["Arachnodactyly", "Hepatomegaly"]
+
+
 @pytest.fixture(scope="module")
 def english() -> KnowledgeBase:
     return resolve_kb("builtin:en")

@@ -120,6 +120,13 @@ def related_terms(a: str, b: str) -> bool:
     return first == second or first in ancestors(second) or second in ancestors(first)
 
 
+def grouping_term(name: str) -> bool:
+    """An HPO grouping term ("Abnormal nasal bone morphology", "Abnormality of the wrist"): it names
+    a place where something is wrong rather than a finding, so a disease of that place often has some
+    finding under it that the KB does not list; offered as wrong, it may well be right."""
+    return name.casefold().startswith(("abnormal ", "abnormality "))
+
+
 def related_to_any(candidate: str, names: Iterable[str]) -> bool:
     """Whether ``candidate`` is the same HPO term as one of ``names``, or an ancestor or a
     descendant of one."""

@@ -42,7 +42,7 @@ from medprobe.sources.cmekg_codes import department_systems
 from medprobe.sources.cmekg_values import general_finding
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.en_names import content_words
-from medprobe.sources.hpo_terms import related_to_any
+from medprobe.sources.hpo_terms import grouping_term, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 LETTERS = ["A", "B", "C", "D"]
@@ -55,7 +55,7 @@ RELATED_OVERLAP = 0.5
 ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any, "zh": zh_related_to_any}
 #: language -> whether a finding is so general (in Chinese: mood, behaviour, vital signs, fever, fatigue,
 #: local pain or swelling) that the KB's silence never makes it wrong; such a finding is never a distractor
-GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding}
+GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding, "en": grouping_term}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
