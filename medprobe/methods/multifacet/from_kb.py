@@ -20,7 +20,8 @@ under another name, or generalises or specialises one ("Abnormal penis morpholog
 "Micropenis"), is excluded too; for Chinese the check compares spellings (轻度食欲下降 beside
 食欲不振, 发烧 beside 发热). An entity that many of the aspect's diseases have (``NONSPECIFIC_SHARE``)
 is never a distractor: an unlisted common finding may well be right; nor, where the language names
-them (``GENERAL_FINDING``), is a general finding (焦虑不安, 四肢发凉) that any disease may show. Five knowledge points from five diseases
+them (``GENERAL_FINDING``), is a general finding (焦虑不安, 四肢发凉, "Abnormality of the wrist") that
+any disease may show. Five knowledge points from five diseases
 are set aside as the solved examples; their diseases never appear as test questions.
 """
 
@@ -54,7 +55,8 @@ RELATED_OVERLAP = 0.5
 #: one of the given entities; a language without one relies on the name comparison alone
 ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": related_to_any, "zh": zh_related_to_any}
 #: language -> whether a finding is so general (in Chinese: mood, behaviour, vital signs, fever, fatigue,
-#: local pain or swelling) that the KB's silence never makes it wrong; such a finding is never a distractor
+#: local pain or swelling; in English: HPO's grouping terms, "Abnormality of the wrist") that the KB's
+#: silence never makes it wrong; such a finding is never a distractor
 GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding, "en": grouping_term}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
