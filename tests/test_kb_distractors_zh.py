@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from medprobe.methods.multifacet.from_kb import NONSPECIFIC_MIN, distractors, index_kb
+from medprobe.sources.cmekg_values import regions, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 SPELLINGS = ["轻度食欲下降", "发烧", "全身乏力", "反复头晕"]
@@ -61,9 +62,10 @@ def test_entities_of_diseases_sharing_a_department_are_never_distractors() -> No
 
 
 def test_near_synonyms_of_own_symptoms_are_never_distractors() -> None:
-    """干呕 keyed wrong for 恶心与呕吐, 身重困倦 for a pregnancy with 乏力: one family of findings."""
+    """干呕 keyed wrong for 恶心与呕吐, 身重困倦 for a pregnancy with 乏力, 排便次数增多 beside 恶心: a
+    finding of a body region where the disease has one, a general one, or one of no region (烧灼感)."""
     own = _disease(0, ["恶心", "乏力", "头晕"])
-    close = ["干呕", "反胃", "身重困倦", "体力减退", "软弱"]
+    close = ["干呕", "反胃", "身重困倦", "体力减退", "软弱", "排便次数增多", "烧灼感"]
     kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(close + UNRELATED, start=1))])
     entry, kp = _entry_and_kp(kb)
     for seed in range(20):
@@ -71,27 +73,32 @@ def test_near_synonyms_of_own_symptoms_are_never_distractors() -> None:
 
 
 def test_entities_of_diseases_of_one_body_system_are_never_distractors() -> None:
-    """充血性心衰 of a 心外科 disease is no safe wrong answer for a 心血管内科 one (nor for one coded I);
+    """A finding of a 心外科 disease is no safe wrong answer for a 心血管内科 one (nor for one coded I);
     two departments of one system relate their diseases as one department does."""
     def disease(i: int, symptom: str, **aspects: list[str]) -> Disease:
-        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"primary_symptoms": [symptom, f"症{i}", f"征{i}"], **aspects})
+        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"primary_symptoms": [symptom, f"皮疹{i}", f"耳鸣{i}"], **aspects})
 
-    own = disease(0, "心悸", departments=["心血管内科"])
-    heart = [disease(1, "充血性心衰", departments=["心外科"]), disease(2, "胸闷", affected_body_systems=["循环系统"])]
+    own = Disease(id="D:0", name="疾病0", language="zh", aspects={"primary_symptoms": ["心悸", "胸闷", "咯血"], "departments": ["心血管内科"]})
+    heart = [disease(1, "关节僵硬", departments=["心外科"]), disease(2, "眼干", affected_body_systems=["循环系统"])]
     far = ["眼科", "骨科", "皮肤科", "口腔科", "精神科", "血液科"] * 3  # enough diseases that no system is broad (BROAD_DEPARTMENT)
     others = [disease(i, f"{UNRELATED[i % 4]}{i}", departments=[d]) for i, d in enumerate(far, start=3)]
     kb = KnowledgeBase(name="t", diseases=[own, *heart, *others])
     entry, kp = _entry_and_kp(kb)
     for seed in range(20):
         picked = set(distractors(entry, kp, random.Random(seed), n=100))
-        assert picked.isdisjoint({"充血性心衰", "胸闷", "症1", "征2"}) and len(picked) > 2 * len(others)
+        assert picked.isdisjoint({"关节僵硬", "眼干", "皮疹1", "耳鸣2"}) and len(picked) > 2 * len(others)
 
 
 def test_general_findings_are_never_distractors() -> None:
     """焦虑不安, 四肢发凉 or 局部皮肤红肿 may be true of any disease whatever its page lists."""
-    own = _disease(0, ["呕吐", "腹泻", "丘疹"])
-    general = ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快"]
+    own = _disease(0, ["咳嗽", "咯血", "胸闷"])
+    general = ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快", "眼部异常"]
     kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(general + UNRELATED, start=1))])
     entry, kp = _entry_and_kp(kb)
     for seed in range(20):
         assert sorted(distractors(entry, kp, random.Random(seed), n=len(general) + len(UNRELATED))) == sorted(UNRELATED)
+
+
+def test_body_regions() -> None:
+    assert regions("腹泻") == {"abdomen"} and regions("烧灼") == frozenset() and related_to_any("红斑", ["发红"])
+    assert not related_to_any("耳鸣", ["腹泻"])

@@ -27,7 +27,7 @@ _LEADING = re.compile(
     r"^(常伴有|常伴|伴有|伴|常并发|并发|以及|或|及|和|与|如|特别是|尤其是|尤以|始则|继而|继之|继则|继有|继以|以|即|则|而|且|并|亦|"
     r"在|为|从|其次为|其次是|其中|体征有|症状有|有些有|有些|部分患者有|部分病例有|部分患者|部分有|多数患者有|多数|"
     r"少数患者|少数病例有|少数有|常见症状为|常见|常诉|常感|常发|常先有|先有|常有|主要为|主要是|主要在|最初有|最后|最常见|呈现|呈|"
-    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常|易发生|易并发|可并发|可发生|可引起|例如|比如|还有|重者|轻者|严重者|现|其(?![他它]))+"
+    r"表现为|表现|多伴有|多伴|均伴|可伴|可有|经常|易发生|易并发|可并发|可发生|可引起|例如|比如|还有|重者|轻者|严重者|现|其(?![他它])|形成)+"
 )
 _TRAILING = re.compile(r"(等症状|等表现|等疾病|等因素|等原因|等症|等等|等|以|而)$")
 #: words that say how often, how strongly or how widely, not what: 轻度食欲下降 is 食欲下降, 疼痛剧烈 is 疼痛
@@ -49,19 +49,29 @@ SYMPTOM_SPELLINGS: dict[str, str] = {
 }
 #: whole symptoms that are one (the fatigue words), rewritten only when they are the entire value
 SYMPTOM_SYNONYMS: dict[str, str] = {word: "乏力" for word in ("疲乏", "疲乏力", "疲乏无力", "疲劳", "疲倦", "倦怠", "疲劳乏力")}
-#: symptoms so close that one is never a wrong answer beside another (干呕 beside 恶心, 身重困倦 beside
-#: 乏力): a distractor of one family is refused for a disease that has a symptom of it
-SYMPTOM_FAMILIES: dict[str, re.Pattern[str]] = {
-    "fatigue": re.compile(r"乏力|疲|倦|困重|身重|体力[减下]|虚弱|软弱|(?<![肌])无力"),
-    "nausea": re.compile(r"恶心|呕|反胃|泛酸|反酸"),
+#: the body regions a Chinese finding names: a finding of a region where the disease has a finding is never
+#: a safe wrong answer (干呕 beside 恶心, 排便次数增多 beside 腹泻, 烧灼感 of the eye beside 畏光), and
+#: a finding that names no region (烧灼, 不安) may be true of any disease (``regions``)
+BODY_REGIONS: dict[str, re.Pattern[str]] = {
+    "eye": re.compile(r"眼|视|瞳|角膜|结膜|睑|泪|畏光|怕光|虹|晶状体|玻璃体|失明|盲|眶"),
+    "ear, nose and throat": re.compile(r"耳|听|鼻|嗅|咽|喉|声|嘶哑|吞咽|喷嚏|涕"),
+    "mouth": re.compile(r"口|舌|牙|齿|唇|龈|涎|腮|颌"),
+    "chest": re.compile(r"咳|痰|喘|呼吸|气促|气短|气急|胸|咯血|哮|肺|心|脉|发绀|杂音|颈静脉|紫绀"),
+    "abdomen": re.compile(r"腹|便|泻|呕|恶心|食|胃|肠|肝|脾|胆|黄疸|嗳|反酸|泛酸|反胃|呃|肛|里急后重|饱|纳|厌油"),
+    "urinary and genital": re.compile(r"尿|肾|膀胱|阴|月经|经|乳|白带|带下|性|阳痿|早泄|睾|精|子宫|盆|妊|胎|流产|不孕|腹股沟"),
+    "skin": re.compile(r"皮|疹|斑|痒|疱|痂|屑|毛|脱发|风团|紫癜|溃|糜烂|渗|痣|疣|色素|瘀|红"),
+    "limbs and back": re.compile(r"关节|骨|肌|腰|背|颈|肩|肢|膝|足|手|指|趾|跛|僵|活动|畸形|臀|髋|腕|肘|踝|步|脊"),
+    "nerves and mind": re.compile(r"头|晕|抽搐|惊厥|瘫|麻|感觉|意识|昏|震颤|共济|失语|失写|认知|智力|记忆|精神|反射|痉挛|"
+                                  r"言语|语言|幻|妄想|行为|情|性格|焦虑|抑郁|睡|眠|躁|惊|恐"),
 }
-#: findings of the whole body, the mind and the vital signs, and pain, swelling or discomfort of a part (焦虑不安,
-#: 性格改变, 四肢发凉, 心率加快, 局部皮肤红肿): many diseases have them whether or not a page lists them, so the
+#: findings of the whole body, the mind and the vital signs, pain, swelling or discomfort of a part, and any
+#: disorder of an organ (焦虑不安, 性格改变, 四肢发凉, 心率加快, 局部皮肤红肿, 眼部异常, 神经功能障碍): many diseases have them whether or not a page lists them, so the
 #: KB's incomplete lists can never call one wrong for a disease (``general_finding``)
 _GENERAL_FINDING = re.compile(
     r"焦虑|烦躁|狂躁|躁动|性格|情绪|情感|精神|淡漠|抑郁|言语|语言|注意力|记忆|智力|学习|失眠|嗜睡|睡眠|兴奋|紧张|恐惧|"
     r"发凉|发冷|冰冷|厥冷|畏寒|怕冷|寒战|红肿|肿胀|疼痛|不适|乏力|无力|疲|倦|发热|高热|低热|体温|消瘦|体重|食欲|休克|"
-    r"昏迷|意识|心率|脉搏|血压|呼吸[加急增快]|出汗|多汗|盗汗|自汗|苍白|头晕|头昏|头痛|眩晕|口渴|口干"
+    r"昏迷|意识|心率|脉搏|血压|呼吸[加急增快]|出汗|多汗|盗汗|自汗|苍白|头晕|头昏|头痛|眩晕|口渴|口干|体力|虚弱|软弱|困重|身重|"
+    r"(部|功能)(异常|障碍|病变|损害)$"
 )
 #: 关节疼痛 is 关节痛 (a bare 疼痛 and 腹部疼痛 stay)
 _PAIN = re.compile(r"(?<=[^部])疼痛")
@@ -172,21 +182,24 @@ def _comparable(text: str) -> str:
 
 def related_to_any(candidate: str, own: Iterable[str]) -> bool:
     """Whether a Chinese candidate is one of ``own`` in another spelling, hedged or qualified
-    (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力), or a near-synonym of
-    one (干呕 beside 恶心, 身重困倦 beside 乏力: ``SYMPTOM_FAMILIES``): the two compared after
-    ``canonical`` and ``near_key``, equal or one inside the other."""
+    (轻度食欲下降 beside 食欲不振, 发烧 beside 发热, 全身乏力 beside 乏力: the two compared after
+    ``canonical`` and ``near_key``, equal or one inside the other), or names a body region one of
+    them names (干呕 beside 恶心: ``BODY_REGIONS``)."""
     key = _comparable(candidate)
-    family = _family(candidate)
-    return any(_overlap(key, _comparable(other)) or (family is not None and _family(other) == family) for other in own)
+    mine = regions(candidate)
+    return any(_overlap(key, _comparable(other)) or not mine.isdisjoint(regions(other)) for other in own)
+
+
+@cache
+def regions(text: str) -> frozenset[str]:
+    """The ``BODY_REGIONS`` a Chinese term names (腹泻: abdomen; 胸闷心悸: chest; 烧灼: none)."""
+    return frozenset(name for name, words in BODY_REGIONS.items() if words.search(text))
 
 
 def general_finding(text: str) -> bool:
-    """Whether a Chinese finding is general (``_GENERAL_FINDING``): never offered as a wrong answer."""
-    return bool(_GENERAL_FINDING.search(text))
-
-
-def _family(text: str) -> str | None:
-    return next((name for name, words in SYMPTOM_FAMILIES.items() if words.search(text)), None)
+    """Whether a Chinese finding is general (``_GENERAL_FINDING``) or names no body region (烧灼, 不安):
+    never offered as a wrong answer."""
+    return bool(_GENERAL_FINDING.search(text)) or not regions(text)
 
 
 def _overlap(a: str, b: str) -> bool:

@@ -103,7 +103,7 @@ _NOT_A_FINDING = re.compile(
     r"起病隐匿|起病缓慢|发病急|病程较长|早期无症状|可无症状|无症状|无明显症状|早期无自觉症状|疾病危害|对称分布|散在|"
     r"境界不清|境界清楚|边界不清|边界清楚|界限清楚|潮湿|寒冷|受寒|过劳|产后|分娩|浸润|破坏|压迫|攻击|被害|夸大|红|发白|"
     r"局部红|关节红|电解质|剂量|多发群体|减少|增多|升高|降低|下降|异常|增加|减低|亢进|障碍|困难|不良|不全|受限|改变|病变|"
-    r"丧失|消失|缺失|增大|扩张|脱落|磨损|突出|模糊|高处|"
+    r"丧失|消失|缺失|增大|扩张|脱落|磨损|突出|模糊|高处|痛觉|触觉|温度觉|位置觉|振动觉|"
     r"[IVX]+度?|.+(特点|特征|情况|性质|范围))$"
 )
 _DISEASE = re.compile(
@@ -254,12 +254,12 @@ class Vocabulary:
             return "disease"
         if _NOT_A_FINDING.search(name) and name not in self.sites:
             return None  # a bare change (下降, 模糊) names no finding, though it holds a finding's word
+        if _ORGANISM.search(name):
+            return "organism"  # 带状疱疹病毒 holds a finding's word (疱)
         if _FINDING.search(name):
             return "symptom"
         if _DISEASE.search(name):
             return "disease"
-        if _ORGANISM.search(name):
-            return "organism"
         if name in self.drug_names:
             return "drug"
         if name in self.sites or _BODY_END.search(name):

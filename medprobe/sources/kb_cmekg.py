@@ -91,7 +91,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 9
+VERSION = 11
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -144,7 +144,7 @@ class _Rules:
 #: treatments every disease may get (手术治疗, 对症治疗, 卧床休息, 随访): no knowledge of this one, and never safely wrong
 _GENERIC_TREATMENT = re.compile(
     r"^(非?手术|非药物|药物|支持|支持性|辅助支持|对症|对症支持|病因|病原|局部|局部药物|全身|保守|内科|外科|综合|一般|针对性|基础|"
-    r"中医|西医|中西医结合|系统|辅助|常规|早期|积极|及时|原发病|积极治疗原发病|并发症|特殊|联合|恢复期|术后)(治疗|疗法|处理)$|"
+    r"中医|西医|中西医结合|系统|辅助|常规|早期|积极|及时|原发病|积极治疗原发病|并发症|特殊|联合|恢复期|术后|内用|外用|维持)(治疗|疗法|处理)$|"
     r"^((卧床)?休息|护理|急救措施|营养支持|去除病因|手术方法|(定期|密切)?随访|积极治疗原发病)$"
 )
 _SYMPTOMS = _Rules(own_forms=True, negatable=True)
