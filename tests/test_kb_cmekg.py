@@ -294,3 +294,8 @@ def test_treatments_any_disease_gets_are_no_principle() -> None:
     """卧床休息, 随访 and 支持性治疗 are true of nearly every disease: never a key, never safely wrong."""
     graph = {name: {"常见症状": ["发热"], "治疗": ["卧床休息", "密切随访", "支持性治疗", "护理", "抗病毒治疗"]} for name in ("甲病", "乙病")}
     assert [d.values("treatment_principles") for d in build_cmekg_kb(graph)] == [["抗病毒治疗"]] * 2
+
+
+def test_a_character_doubled_by_the_scrape_is_a_fragment() -> None:
+    graph = {name: {"常见症状": ["腹痛", "右下腹痛痛"]} for name in ("甲病", "乙病")}
+    assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["腹痛"]] * 2

@@ -61,7 +61,7 @@ BODY_REGIONS: dict[str, re.Pattern[str]] = {
     "urinary and genital": re.compile(r"尿|肾|膀胱|阴|月经|经|乳|白带|带下|性|阳痿|早泄|睾|精|子宫|盆|妊|胎|流产|不孕|腹股沟"),
     "skin": re.compile(r"皮|疹|斑|痒|疱|痂|屑|毛|脱发|风团|紫癜|溃|糜烂|渗|痣|疣|色素|瘀|红"),
     "limbs and back": re.compile(r"关节|骨|肌|腰|背|颈|肩|肢|膝|足|手|指|趾|跛|僵|活动|畸形|臀|髋|腕|肘|踝|步|脊"),
-    "nerves and mind": re.compile(r"头|晕|抽搐|惊厥|瘫|麻|感觉|意识|昏|震颤|共济|失语|失写|认知|智力|记忆|精神|反射|痉挛|"
+    "nerves and mind": re.compile(r"头|晕|抽搐|惊厥|瘫|麻|感觉|意识|昏|震颤|共济|失语|失写|认知|智力|记忆|精神|神经|迟钝|呆|反射|痉挛|"
                                   r"言语|语言|幻|妄想|行为|情|性格|焦虑|抑郁|睡|眠|躁|惊|恐"),
 }
 #: findings of the whole body, the mind and the vital signs, pain, swelling or discomfort of a part, and any
