@@ -35,16 +35,18 @@ import re
 import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import aiohttp
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import EMPTY_COMPLETION, failed
 from medprobe.models.server_family import extra_sampling, family_of_host, family_of_models, sent_note
 from medprobe.records import Request, Response
+
+if TYPE_CHECKING:
+    import aiohttp
 
 #: MODEL@URL, the URL with any scheme (only http and https are accepted, the others named)
 _SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>[A-Za-z][A-Za-z0-9+.-]*://\S*)$")
@@ -91,6 +93,8 @@ class UnreadableReply(RetryableError):
 
 def transport_failure(exc: Exception) -> TransportFailure:
     """aiohttp's exception as a :class:`TransportFailure`."""
+    import aiohttp
+
     if isinstance(exc, aiohttp.ConnectionTimeoutError):
         kind = "ConnectTimeout"
     elif isinstance(exc, TimeoutError):
@@ -248,7 +252,7 @@ class OpenAIBackend:
         self.limiter = AdaptiveLimiter(concurrency, self.max_concurrency)
         self.attempts = int(options.get("retries", 5)) + 1
         timeout = float(options.get("timeout", 120))
-        self.timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(CONNECT_TIMEOUT_S, timeout), sock_read=timeout)
+        self.timeout_s = timeout
         self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -260,22 +264,30 @@ class OpenAIBackend:
 
     def _http(self) -> aiohttp.ClientSession:
         """The HTTP session, made on first use inside the running event loop (an aiohttp session
-        belongs to the loop it was made in; a later ``asyncio.run`` gets a session of its own)."""
+        belongs to the loop it was made in; a later ``asyncio.run`` gets a session of its own).
+        aiohttp is imported here, not with the module: a run answered from the cache never needs it,
+        and importing it (with its TLS context) takes a third of a second."""
+        import aiohttp
+
         loop = asyncio.get_running_loop()
         if self._session is None or self._session.closed or self._loop is not loop:
             connector = aiohttp.TCPConnector(limit=self.max_concurrency, limit_per_host=0)
-            self._session = aiohttp.ClientSession(headers=self.headers, timeout=self.timeout, connector=connector)
+            timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(CONNECT_TIMEOUT_S, self.timeout_s), sock_read=self.timeout_s)
+            self._session = aiohttp.ClientSession(headers=self.headers, timeout=timeout, connector=connector)
             self._loop = loop
         return self._session
 
     async def check(self) -> None:
         """One cheap GET (once per backend): an unreachable server or a rejected key stops the run
         before it starts; its model list names the server family where none is known yet."""
+        import aiohttp
+
         if self._checked:
             return
+        session = self._http()
         timeout = aiohttp.ClientTimeout(total=10.0, sock_connect=CONNECT_TIMEOUT_S)
         try:
-            async with self._http().get(f"{self.base_url}/models", timeout=timeout) as response:
+            async with session.get(f"{self.base_url}/models", timeout=timeout) as response:
                 status, content = response.status, await response.read()
         except (aiohttp.ClientError, TimeoutError) as exc:
             failure = transport_failure(exc)
@@ -318,6 +330,8 @@ class OpenAIBackend:
         return "/completions", body
 
     async def _post(self, url: str, data: bytes) -> tuple[str, str | None, _Usage]:
+        import aiohttp  # imported by self._http() already
+
         async with self.limiter:
             try:
                 async with self._http().post(url, data=data, headers=JSON_HEADERS) as response:
