@@ -299,3 +299,8 @@ def test_treatments_any_disease_gets_are_no_principle() -> None:
 def test_a_character_doubled_by_the_scrape_is_a_fragment() -> None:
     graph = {name: {"常见症状": ["腹痛", "右下腹痛痛"]} for name in ("甲病", "乙病")}
     assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["腹痛"]] * 2
+
+
+def test_a_receptor_class_without_its_receptor_is_a_fragment() -> None:
+    graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["受体阻滞剂", "β受体阻滞剂"]} for name in ("甲病", "乙病")}
+    assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["β受体阻滞剂"]] * 2
