@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any, Protocol
 
 from medprobe.errors import MedprobeError
-from medprobe.records import GenerationParams, ItemScore, Probe, Response
+
+if TYPE_CHECKING:  # annotations only: the command line imports this module to start, records load with a method
+    from rich.table import Table
+
+    from medprobe.records import GenerationParams, ItemScore, Probe, Response
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from medprobe.jsonl import read_json, write_json
 from medprobe.sources import audit_rules as rules
-from medprobe.sources.kb import Disease, KnowledgeBase, kb_stats
+
+if TYPE_CHECKING:  # the command line reads CHECKS_BY_KEY to start; the KB's records load when an audit runs
+    from medprobe.sources.kb import Disease, KnowledgeBase
 
 KindOf = Callable[[str], str | None]
 Related = Callable[[str, str], bool]
@@ -168,6 +170,8 @@ def audit_kb(
         results["distractor_risk"].skipped = f"no relation between terms is known for '{kb.language}'"
     else:
         _distractor_risk(kb, related, sample, seed, results["distractor_risk"])
+    from medprobe.sources.kb import kb_stats
+
     coverage = {key: row["diseases"] for key, row in kb_stats(kb)["aspects"].items()}
     return Audit(kb.name, kb.language, len(kb.diseases), values, results, coverage)
 
