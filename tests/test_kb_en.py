@@ -23,6 +23,7 @@ SYMPTOM_KEYS = ("primary_symptoms", "associated_symptoms")
         ("Juvenile glaucoma", "Glaucoma 1, open angle"),
         ("Intellectual disability", "Optic atrophy-intellectual disability syndrome"),
         ("Pigmentary retinopathy", "Hypogonadotropic hypogonadism-retinitis pigmentosa syndrome"),  # a blind reading
+        ("Decreased circulating C1q concentration", "C1q deficiency 2"),  # a short word equal to one of the name's
     ],
 )
 def test_a_value_sharing_a_content_word_restates_the_name(value: str, name: str) -> None:

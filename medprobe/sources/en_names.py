@@ -6,9 +6,10 @@ own answer away: many rare diseases are named after their main findings, so "Sar
 findings of liposarcoma, or "Mandibular prognathia" for autosomal dominant prognathism, is a key
 that the question's wording already states. A value restates a name when one of its content
 words is one of the name's, or the same word in another form: one contains the other (sarcoma,
-liposarcoma), or they share a start of at least six letters that is most (70 %) of the shorter
-word (prognathia, prognathism; pigmentary, pigmentosa; but not hypertelorism, hypertrophic). Words that name no finding of
-their own (abnormal, congenital, syndrome, type, …) are not compared.
+liposarcoma; or the same code of letters and digits, C1q), or they share a start of at least six
+letters that is most (70 %) of the shorter word (prognathia, prognathism; pigmentary, pigmentosa;
+but not hypertelorism, hypertrophic). Words that name no finding of their own (abnormal,
+congenital, syndrome, type, …) are not compared.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def content_words(text: str) -> list[str]:
 
 
 def _same_word(a: str, b: str) -> bool:
+    if a == b and not a.isalpha():  # a short code of letters and digits too: "C1q" of C1q deficiency, "CD8"
+        return True
     shorter, longer = sorted((a, b), key=len)
     if len(shorter) >= _MIN_CONTAINED and shorter in longer:
         return True
