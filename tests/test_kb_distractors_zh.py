@@ -102,3 +102,18 @@ def test_general_findings_are_never_distractors() -> None:
 def test_body_regions() -> None:
     assert regions("腹泻") == {"abdomen"} and regions("烧灼") == frozenset() and related_to_any("红斑", ["发红"])
     assert not related_to_any("耳鸣", ["腹泻"]) and related_to_any("神经迟钝", ["抽搐"]) and related_to_any("腰背部痛", ["血尿"])
+
+
+def test_departments_that_see_any_disease_are_never_distractors() -> None:
+    """急症科 or 中西医结合科 may well see hyponatraemia: only a department of a body system is safely wrong."""
+    def disease(i: int, departments: list[str]) -> Disease:
+        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"departments": departments})
+
+    own = disease(0, ["肾内科", "消化科", "心血管科"])
+    general = ["急症科", "中西医结合科", "儿科", "病理科"]
+    specific = ["眼科", "皮肤科", "耳鼻喉科", "口腔科", "骨科", "精神科"] * 2
+    kb = KnowledgeBase(name="t", diseases=[own, *(disease(i, [d]) for i, d in enumerate(general + specific, start=1))])
+    kp = next(kb.knowledge_points(aspects=["departments"]))
+    entry = index_kb(kb, {"departments"})["departments"]
+    for seed in range(20):
+        assert set(distractors(entry, kp, random.Random(seed), n=20)) <= set(specific)

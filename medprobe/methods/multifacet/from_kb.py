@@ -58,6 +58,9 @@ ONTOLOGY_RELATED: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": relat
 #: local pain or swelling; in English: HPO's grouping terms, "Abnormality of the wrist") that the KB's
 #: silence never makes it wrong; such a finding is never a distractor
 GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding, "en": grouping_term}
+#: language -> whether a department sees any disease (in Chinese: one that names no body system: 急诊科,
+#: 中西医结合科, 儿科); such a department is never a distractor
+GENERAL_DEPARTMENT: dict[str, Callable[[str], bool]] = {"zh": lambda department: not department_systems(department)}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
@@ -174,7 +177,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
-    general = GENERAL_FINDING.get(kp.meta.get("language", "")) if FAMILIES.get(kp.aspect or "") == "findings" else None
+    general = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT}.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
