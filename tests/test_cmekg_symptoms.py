@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from medprobe.sources.cmekg_symptoms import (
+    child_only,
     confirmations,
+    is_child_disease,
     is_skin_disease,
     split_glued,
     symptom_page,
@@ -73,3 +75,12 @@ def test_the_builder_keys_only_confirmed_placed_single_symptoms() -> None:
     assert diseases["结节性痒疹"].values("primary_symptoms") == ["瘙痒", "恶心"]  # 结节 restates the name
     assert noise["lesion without a site"] == 2 and noise["joined phrase"] == 1 and noise["one-off description"] == 1
     assert noise["subject: a symptom page"] == 2 and noise["split (glued findings)"] == 1
+
+
+def test_a_babys_finding_needs_a_disease_of_children() -> None:
+    assert is_child_disease("小儿腹泻", {}) and is_child_disease("肠套叠", {"多发群体": ["2岁以下婴幼儿"]})
+    assert is_child_disease("佝偻病", {"就诊科室": ["儿科"]}) and not is_child_disease("缺铁性吞咽困难", {"多发群体": ["中年女性"]})
+    assert child_only("易烦躁哭闹", child=False) and not child_only("易烦躁哭闹", child=True) and not child_only("腹痛", child=False)
+    graph = {name: {"常见症状": ["呕吐", "吃奶困难"]} for name in ("缺铁性贫血", "小儿食管异物", "新生儿肺炎")}
+    kept = {d.name: d.values("primary_symptoms") for d in build_cmekg_kb(graph)}
+    assert kept == {"缺铁性贫血": ["呕吐"], "小儿食管异物": ["呕吐", "吃奶困难"], "新生儿肺炎": ["呕吐", "吃奶困难"]}

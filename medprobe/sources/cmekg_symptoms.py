@@ -8,6 +8,7 @@ clinician reads these as wrong keys. This module names them, so that the builder
 
 - ``unplaced_lesion``: a bare lesion word (溃疡, 结节, 坏死, 水肿, …) says nothing without a site, and
   is kept only for skin diseases, whose lesions are exactly these;
+- ``child_only``: a finding only a baby shows (易烦躁哭闹, 吃奶差) is kept only for a disease of children;
 - ``split_glued``: a one-off value made of two common symptoms is both (疲劳晨僵 -> 乏力, 晨僵);
 - ``symptom_page``: a subject named as a symptom, coded in chapter R or joining symptoms (水肿,
   恶心与呕吐), is no disease.
@@ -15,9 +16,11 @@ clinician reads these as wrong keys. This module names them, so that the builder
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import dataclass
 
-from medprobe.sources.cmekg_codes import icd10
+from medprobe.sources.cmekg_codes import age_groups, icd10
 from medprobe.sources.cmekg_values import CONJUNCTIONS, canonical, parts
 from medprobe.sources.cmekg_vocab import SYMPTOM_PREDICATES, SYMPTOM_USES, Graph, Vocabulary
 
@@ -25,6 +28,12 @@ from medprobe.sources.cmekg_vocab import SYMPTOM_PREDICATES, SYMPTOM_USES, Graph
 LESIONS = frozenset({"出血", "水肿", "溃疡", "结节", "充血", "坏死", "痉挛", "渗出", "糜烂", "破溃"})
 #: the lesions a skin disease shows (its site is the skin)
 SKIN_LESIONS = LESIONS - {"痉挛", "充血"}
+#: findings only a baby or an infant shows (哭闹, 吃奶差, 前囟隆起)
+_CHILD_FINDING = re.compile(r"哭|吃奶|拒奶|吐奶|喂养|喂食|囟|尿布")
+#: a disease of children by its name
+_CHILD_DISEASE = re.compile(r"小儿|儿童|婴|新生儿|幼儿|胎|早产|患儿|儿科")
+#: the age groups of ``cmekg_codes.AGE_GROUPS`` that are children
+_CHILD_AGES = frozenset({"围生期", "新生儿", "婴儿", "幼儿", "儿童"})
 #: the shortest half of a glued value
 _MIN_HALF = 2
 
@@ -39,9 +48,29 @@ def confirmations(graph: Graph, vocabulary: Vocabulary) -> Counter[str]:
     return named
 
 
+@dataclass(frozen=True)
+class Sufferer:
+    """What a disease's symptoms are judged against: whether it is a skin disease (its lesions need no
+    site) and whether it is one of children (a baby's findings are its own)."""
+
+    skin: bool
+    child: bool
+
+
 def is_skin_disease(po: dict[str, list[str]]) -> bool:
     """Seen in dermatology (皮肤科, 皮肤性病科) or coded in ICD-10 chapter L."""
     return any("皮肤" in d for d in po.get("就诊科室", ())) or any(c.startswith("L") for c in icd10(po).get("ICD10", []))
+
+
+def is_child_disease(name: str, po: dict[str, list[str]]) -> bool:
+    """Named for children (小儿…, 新生儿…), seen in paediatrics, or most common in a child age group."""
+    return bool(_CHILD_DISEASE.search(name) or any(_CHILD_DISEASE.search(d) for d in po.get("就诊科室", ()))
+                or _CHILD_AGES.intersection(age_groups(po.get("多发群体", []))))
+
+
+def child_only(value: str, child: bool) -> bool:
+    """A baby's finding (哭闹, 吃奶差) among the symptoms of a disease that is not one of children."""
+    return not child and bool(_CHILD_FINDING.search(value))
 
 
 def unplaced_lesion(value: str, skin: bool) -> bool:

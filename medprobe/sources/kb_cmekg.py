@@ -51,6 +51,7 @@ counts them; the README gives the counts on the full graph):
     vague        symptoms: a category (肺部体征, 胃肠道症状)
     lesion       symptoms: a bare lesion word (溃疡, 结节, 坏死, 水肿) of a disease that is no skin
                  disease: the linker cut it out of 口腔溃疡, 舟骨结节 or 坏死性… (``cmekg_symptoms``)
+    baby         symptoms: a finding only a baby shows (易烦躁哭闹, 吃奶差) of a disease not of children
     one-off      symptoms named by fewer than ``MIN_SYMPTOM_USES`` diseases: a description cut out
                  of a sentence (皮疹数目一至数百个不, 周围黏膜充血), unconfirmed as a key
     duplicate    the same value twice, or another spelling of one (``cmekg_values.near_key``: 胸片
@@ -70,7 +71,10 @@ from rapidfuzz import fuzz
 from medprobe.sources.cmekg_codes import age_groups, body_systems, icd10, infectivity
 from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS, Medications
 from medprobe.sources.cmekg_symptoms import (
+    Sufferer,
+    child_only,
     confirmations,
+    is_child_disease,
     is_skin_disease,
     split_glued,
     symptom_page,
@@ -91,7 +95,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 15
+VERSION = 16
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -227,8 +231,8 @@ class _Cleaner:
         synonyms = self._synonyms(name, po)
         own = (name, *synonyms)
         findings: dict[str, list[str]] = {"laboratory": [], "auxiliary": [], "physical": []}
-        skin = is_skin_disease(po)
-        aspects: dict[str, AspectValue] = {key: self.values(_objects(po, ASPECT_PREDICATES[key]), own, key, findings, skin) for key in SYMPTOM_ASPECTS}
+        sufferer = Sufferer(skin=is_skin_disease(po), child=is_child_disease(name, po))
+        aspects: dict[str, AspectValue] = {key: self.values(_objects(po, ASPECT_PREDICATES[key]), own, key, findings, sufferer) for key in SYMPTOM_ASPECTS}
         aspects["associated_symptoms"] = self._without(aspects["associated_symptoms"], aspects["primary_symptoms"])
         if not aspects["primary_symptoms"] and not aspects["associated_symptoms"]:
             return None
@@ -253,9 +257,9 @@ class _Cleaner:
         )
 
     def values(self, raw: Iterable[str], own: tuple[str, ...], key: str,
-               findings: dict[str, list[str]] | None = None, skin: bool = False) -> list[str]:
+               findings: dict[str, list[str]] | None = None, sufferer: Sufferer | None = None) -> list[str]:
         """Clean entity names from raw objects: every filter of the module docstring, in order;
-        results found among symptoms go to ``findings``; bare lesions stay only for a ``skin`` disease."""
+        results found among symptoms go to ``findings``; symptoms are judged against the ``sufferer``."""
         rules = RULES.get(key, _DEFAULT_RULES)
         symptoms = key in SYMPTOM_ASPECTS
         conjunctions = symptoms or key in ("anatomical_sites", "secondary_diseases", "related_diseases")
@@ -264,7 +268,7 @@ class _Cleaner:
             for part in self._parts(value, key, symptoms, conjunctions):
                 if symptoms and findings is not None and self._moved(part, own, findings):
                     continue
-                reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._unconfirmed(part, symptoms, skin)
+                reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._unconfirmed(part, sufferer)
                 if reason is None and part in kept:
                     reason = "duplicate"
                 if reason:
@@ -323,15 +327,17 @@ class _Cleaner:
             return "negated"
         return None
 
-    def _unconfirmed(self, value: str, symptoms: bool, skin: bool) -> str | None:
+    def _unconfirmed(self, value: str, sufferer: Sufferer | None) -> str | None:
         """Why a symptom is no key a clinician can trust: a category, a lesion without a site, two
         findings joined (斑块或肿瘤: the ones of two symptoms were split already), or one disease's word."""
-        if not symptoms:
+        if sufferer is None:
             return None
         if _VAGUE.search(value):
             return "vague"
-        if unplaced_lesion(value, skin):
+        if unplaced_lesion(value, sufferer.skin):
             return "lesion without a site"
+        if child_only(value, sufferer.child):
+            return "a baby's finding"
         if CONJUNCTIONS.search(value):
             return "joined phrase"
         if self.confirmations[value] < MIN_SYMPTOM_USES:
