@@ -7,6 +7,7 @@ import pytest
 from medprobe.sources.hpo_terms import (
     grouping_term,
     named_terms,
+    of_a_shown_kind,
     related_terms,
     related_to_any,
     term_id,
@@ -80,3 +81,12 @@ def test_within_a_named_term() -> None:
 def test_grouping_terms_name_a_place_not_a_finding() -> None:
     assert grouping_term("Abnormal nervous system electrophysiology") and grouping_term("Abnormality of the wrist")
     assert not grouping_term("Micropenis") and not grouping_term("Long penis")
+
+
+def test_a_sibling_of_a_kind_the_disease_shows_twice_is_related() -> None:
+    """A blind reading offered "Nocturnal seizures" as wrong for Dravet syndrome, whose own findings hold
+    two other kinds of seizure; a long penis stays a fair wrong option beside a micropenis alone."""
+    seizures = ["Focal-onset seizure", "Generalized myoclonic seizure", "Ataxia"]
+    assert of_a_shown_kind("Nocturnal seizures", seizures) and related_to_any("Nocturnal seizures", seizures)
+    assert not of_a_shown_kind("Nocturnal seizures", ["Focal-onset seizure", "Ataxia"])
+    assert not related_to_any("Long penis", ["Micropenis", "Cataract"])

@@ -127,7 +127,31 @@ def grouping_term(name: str) -> bool:
     return name.casefold().startswith(("abnormal ", "abnormality "))
 
 
+#: a term is of a kind the names show when this many of them fall under one of its parents
+KIND_SHOWN = 2
+
+
 def related_to_any(candidate: str, names: Iterable[str]) -> bool:
     """Whether ``candidate`` is the same HPO term as one of ``names``, or an ancestor or a
-    descendant of one."""
-    return any(related_terms(candidate, name) for name in names)
+    descendant of one, or of a kind that the names show more than once (``of_a_shown_kind``)."""
+    names = list(names)
+    return any(related_terms(candidate, name) for name in names) or of_a_shown_kind(candidate, names)
+
+
+def of_a_shown_kind(candidate: str, names: Iterable[str]) -> bool:
+    """Whether at least ``KIND_SHOWN`` of ``names`` fall under one of the candidate's parents: a
+    disease with focal and myoclonic seizures may well have nocturnal ones too, while one with a
+    micropenis alone has no long penis (a sibling under a parent that holds one finding is a fair
+    wrong option, often the opposite finding)."""
+    term = term_id(candidate)
+    if term is None:
+        return False
+    parents = _parents(term)
+    found = [t for t in map(term_id, names) if t is not None]
+    return any(sum(1 for t in found if t == p or p in ancestors(t)) >= KIND_SHOWN for p in parents)
+
+
+@cache
+def _parents(term: str) -> frozenset[str]:
+    load_ontology()
+    return frozenset(p.id for p in Ontology.get_hpo_object(term).parents)
