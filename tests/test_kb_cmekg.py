@@ -304,3 +304,8 @@ def test_a_character_doubled_by_the_scrape_is_a_fragment() -> None:
 def test_a_receptor_class_without_its_receptor_is_a_fragment() -> None:
     graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["受体阻滞剂", "β受体阻滞剂"]} for name in ("甲病", "乙病")}
     assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["β受体阻滞剂"]] * 2
+
+
+def test_a_finding_of_some_people_only_is_no_symptom() -> None:
+    graph = {name: {"常见症状": ["胸闷", "心力衰竭者胸闷"]} for name in ("甲病", "乙病")}
+    assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["胸闷"]] * 2

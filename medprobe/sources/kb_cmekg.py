@@ -48,7 +48,7 @@ counts them; the README gives the counts on the full graph):
     negated      a negative or rare finding: 无/未 + a known symptom (无压痛), 很少发热, 常无瘙痒
     kind         an entity of another kind, or of none: places (纽约和日本), people (小儿), units,
                  measurements, and medical terms of the wrong kind (肺炎 is no symptom)
-    vague        symptoms: a category (肺部体征, 胃肠道症状)
+    vague        symptoms: a category (肺部体征, 胃肠道症状) or some people's finding (心力衰竭者胸闷)
     lesion       symptoms: a bare lesion word (溃疡, 结节, 坏死, 水肿) of a disease that is no skin
                  disease: the linker cut it out of 口腔溃疡, 舟骨结节 or 坏死性… (``cmekg_symptoms``)
     baby         symptoms: a finding only a baby shows (易烦躁哭闹, 吃奶差) of a disease not of children
@@ -95,7 +95,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 16
+VERSION = 17
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -177,8 +177,9 @@ _CLAUSE = re.compile(
 _DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^色(?!素|盲|弱)|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$|(.)\1$|^受体")
 #: a finding the source says is rare or absent (很少发热, 常无瘙痒, 腋窝淋巴结不肿大): no finding of the disease
 _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累|痛|疼)")
-#: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色)
-_VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$")
+#: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色), or a finding of some
+#: people only (心力衰竭者胸闷)
+_VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$|者")
 #: a symptom (as the KB spells it) fewer diseases than this name is unconfirmed: a description cut from a sentence (皮疹数目一至数百个不,
 #: 周围黏膜充血) or a linker's slip, never a key a clinician can trust
 MIN_SYMPTOM_USES = 2
