@@ -309,3 +309,8 @@ def test_a_receptor_class_without_its_receptor_is_a_fragment() -> None:
 def test_a_finding_of_some_people_only_is_no_symptom() -> None:
     graph = {name: {"常见症状": ["胸闷", "心力衰竭者胸闷"]} for name in ("甲病", "乙病")}
     assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["胸闷"]] * 2
+
+
+def test_a_syndrome_with_only_its_course_left_is_a_fragment() -> None:
+    graph = {name: {"常见症状": ["发热"], "并发症": ["严重急性综合征", "急性呼吸窘迫综合征"]} for name in ("甲病", "乙病")}
+    assert [d.values("secondary_diseases") for d in build_cmekg_kb(graph)] == [["急性呼吸窘迫综合征"]] * 2
