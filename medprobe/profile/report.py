@@ -83,7 +83,8 @@ def sections(profile: dict[str, Any]) -> list[Section]:
     found.append(Section(
         "Agreement between methods", "How often two methods agree that a point is known or not, what two unrelated methods "
         "with the same rates would agree by chance, Cohen's kappa (agreement beyond chance; 0 = chance) and Spearman's rho "
-        "of the point scores (0 = chance), with 95 % bootstrap intervals over points.",
+        "of the point scores (0 = chance), with 95 % bootstrap intervals over points (rough when there are few points, or when "
+        "a method knows almost none of them: then the p of rho is the safer guide).",
         ["methods", "points", "agreement %", "chance %", "kappa", "Spearman rho", "p (rho)"],
         [[f"{title[a['ways'][0]]} · {title[a['ways'][1]]}", a["points"], pct(a.get("agreement")) + _ci(a.get("ci", {}).get("agreement"), True),
           pct(a.get("chance")), _num(a.get("kappa")) + _ci(a.get("ci", {}).get("kappa")), _num(a.get("rho")) + _ci(a.get("ci", {}).get("rho")),
