@@ -302,8 +302,8 @@ def test_a_character_doubled_by_the_scrape_is_a_fragment() -> None:
 
 
 def test_a_receptor_class_without_its_receptor_is_a_fragment() -> None:
-    graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["受体阻滞剂", "β受体阻滞剂"]} for name in ("甲病", "乙病")}
-    assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["β受体阻滞剂"]] * 2
+    graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["受体阻滞剂", "β受体阻滞剂", "压药", "联用美托洛尔"]} for name in ("甲病", "乙病")}
+    assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["β受体阻滞剂", "美托洛尔"]] * 2  # 压药 of 降压药
 
 
 def test_a_finding_of_some_people_only_is_no_symptom() -> None:

@@ -29,7 +29,7 @@ MANY_SHARE = 0.1
 
 #: between two drugs of one item (依维莫司加依西美坦), never inside a name (加巴喷丁, 加替沙星)
 _COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=..)|[+＋±]")
-_ROUTE = re.compile(r"^(一种|某种|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
+_ROUTE = re.compile(r"^(一种|某种|联用|联合|合用|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PHRASE = re.compile(r"注射|持续|周围|使用|应用|服用|给予|治疗")
 

@@ -95,7 +95,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 18
+VERSION = 19
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -174,8 +174,9 @@ _CLAUSE = re.compile(
 )
 #: an adjective, a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨), or a
 #: character doubled at the end by the scrape (右下腹痛痛), a receptor class without its receptor (受体阻滞剂 of β受体阻滞剂),
-#: or a syndrome with nothing but its course left (严重急性综合征 of 严重急性呼吸综合征)
-_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^色(?!素|盲|弱)|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$|(.)\1$|^受体|^(严重|重症|急性|慢性|亚急性)+综合[征症]$")
+#: a syndrome with nothing but its course left (严重急性综合征 of 严重急性呼吸综合征), or a drug class's last
+#: character with its tail (压药 of 降压药)
+_DANGLING = re.compile(r"[样状]$|(?<![男女])性$|^[样状症部]|^色(?!素|盲|弱)|^性(?!欲|交|功能|早熟|发育|格|别|感|器|腺|征)|^第?[\d一二三四五]+$|(.)\1$|^受体|^(严重|重症|急性|慢性|亚急性)+综合[征症]$|^.药$")
 #: a finding the source says is rare or absent (很少发热, 常无瘙痒, 腋窝淋巴结不肿大): no finding of the disease
 _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般无|无明显)|(不|无|未|没有)(任何|肿大|增大|明显|改变|异常|升高|改善|受累|痛|疼)")
 #: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色), or a finding of some
