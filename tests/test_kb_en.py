@@ -145,6 +145,12 @@ def test_mesh_aspects(name: str, aspect: str, values: list[str]) -> None:
     assert sorted(mesh_aspects([name]).get(aspect, [])) == values
 
 
+def test_a_drug_is_not_named_as_an_organ(by_name: dict[str, Disease]) -> None:
+    """The audit found "Thyroid" among hypothyroidism's medications and its anatomical sites."""
+    hypothyroidism = by_name["Hypothyroidism"]
+    assert "Desiccated thyroid" in hypothyroidism.values("medications") and "Thyroid" not in hypothyroidism.values("medications")
+
+
 def test_rating_scales_are_auxiliary_findings(by_name: dict[str, Disease]) -> None:
     assert by_name["Depression"].aspects["auxiliary_examinations"] == "High PHQ-9 score; high MADRS score"
     assert by_name["Alzheimer disease"].aspects["auxiliary_examinations"] == "Low MMSE score"  # low is abnormal

@@ -63,6 +63,9 @@ from medprobe.sources.kb_mesh import mesh_aspects
 #: non-drug interventions of the catalogue that are operations; the rest are treatment principles
 OPERATIONS = frozenset({"Chest Tube", "Cochlear Implants", "Pleurodesis", "Splenectomy", "Thoracentesis", "Vitrectomy"})
 PLACEHOLDERS = frozenset({"No Medications", "Surgery"})
+#: drug names that also name an organ ("Thyroid", the desiccated gland of hypothyroidism's list), written as
+#: the drug, so that a medication is never read as a site
+DRUG_NAMES = {"Thyroid": "Desiccated thyroid"}
 
 #: catalogue symptoms that say where only through their disease ("Discharge" of otitis externa): offered
 #: as a wrong option for another disease they mean nothing, so each gets its disease's site
@@ -185,7 +188,7 @@ def _aspects(code: str, names: list[str], symptoms: list[str], treatments: list[
     others = [t for t in treatments if t in NON_DRUG_INTERVENTIONS and t not in PLACEHOLDERS]
     aspects: dict[str, AspectValue] = {
         "primary_symptoms": _unique(s for s in map(sentence_case, symptoms) if not restates_name(s, names)),
-        "medications": _unique(map(sentence_case, drugs)),
+        "medications": _unique(sentence_case(DRUG_NAMES.get(d, d)) for d in drugs),
         "surgical_procedures": _unique(sentence_case(t) for t in others if t in OPERATIONS),
         "treatment_principles": _unique(sentence_case(t) for t in others if t not in OPERATIONS),
         "departments": _unique(specialties),

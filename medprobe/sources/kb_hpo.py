@@ -84,7 +84,7 @@ from medprobe.sources.kb import AspectValue, Disease
 from medprobe.sources.kb_common import merge_common
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 12
+VERSION = 13
 
 PHENOTYPE_ROOT = "HP:0000118"
 ONSET_ROOT = "HP:0003674"
