@@ -1,7 +1,7 @@
 """Throughput at scale: medprobe against lm-eval, inspect_ai and bare HTTP loops, as a user runs them.
 
     .venv/bin/python benchmarks/throughput.py [--data ../shared/data] [--peers-venv DIR] [--trials N]
-        [--concurrency 16,64] [--delay 0.02] [--inspect-at-scale] [--skip-peers] [--skip-extras]
+        [--concurrency 16,64] [--delay 0.02] [--inspect-at-scale] [--tools medprobe,inspect_ai] [--skip-peers] [--skip-extras]
 
 One OpenAI-compatible mock server (medprobe.mock_server, its own process, each reply ``--delay`` late,
 counting requests) answers every tool. The work is medprobe's own prompts on the MultiMedQA release
@@ -295,6 +295,7 @@ def main() -> None:
     parser.add_argument("--concurrency", default="16,64")
     parser.add_argument("--delay", type=float, default=0.02, help="seconds the mock server waits before each reply")
     parser.add_argument("--inspect-at-scale", action="store_true", help="run inspect_ai at 7,155 requests too")
+    parser.add_argument("--tools", default=",".join(TOOLS), help=f"which of {', '.join(TOOLS)} to run")
     parser.add_argument("--skip-peers", action="store_true")
     parser.add_argument("--skip-extras", action="store_true", help="no cached re-run, start-up or limit-8000 measurement")
     parser.add_argument("--bare", choices=("httpx", "aiohttp"), help=argparse.SUPPRESS)
@@ -335,7 +336,8 @@ def main() -> None:
                 for _ in range(args.trials):
                     for concurrency in concurrencies:
                         for tool, go in runners.items():
-                            if tool in skipped or (tool == "inspect_ai" and count > 1000 and not args.inspect_at_scale):
+                            if tool in skipped or tool not in args.tools.split(",") or (
+                                    tool == "inspect_ai" and count > 1000 and not args.inspect_at_scale):
                                 continue
                             measured = go(concurrency)
                             results.setdefault((work.name, concurrency, tool), []).append(measured)
