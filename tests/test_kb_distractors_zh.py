@@ -92,7 +92,7 @@ def test_entities_of_diseases_of_one_body_system_are_never_distractors() -> None
 def test_general_findings_are_never_distractors() -> None:
     """焦虑不安, 四肢发凉 or 局部皮肤红肿 may be true of any disease whatever its page lists."""
     own = _disease(0, ["咳嗽", "咯血", "胸闷"])
-    general = ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快", "眼部异常"]
+    general = ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快", "眼部异常", "溃疡"]
     kb = KnowledgeBase(name="t", diseases=[own, *(_disease(i, [v]) for i, v in enumerate(general + UNRELATED, start=1))])
     entry, kp = _entry_and_kp(kb)
     for seed in range(20):

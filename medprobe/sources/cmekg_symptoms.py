@@ -21,11 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from medprobe.sources.cmekg_codes import age_groups, icd10
-from medprobe.sources.cmekg_values import CONJUNCTIONS, canonical, parts
+from medprobe.sources.cmekg_values import CONJUNCTIONS, LESIONS, canonical, parts
 from medprobe.sources.cmekg_vocab import SYMPTOM_PREDICATES, SYMPTOM_USES, Graph, Vocabulary
 
-#: lesion words that, bare, name no site and so no finding a clinician could check
-LESIONS = frozenset({"出血", "水肿", "溃疡", "结节", "充血", "坏死", "痉挛", "渗出", "糜烂", "破溃"})
 #: the lesions a skin disease shows (its site is the skin)
 SKIN_LESIONS = LESIONS - {"痉挛", "充血"}
 #: findings only a baby or an infant shows (哭闹, 吃奶差, 前囟隆起)

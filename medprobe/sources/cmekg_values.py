@@ -64,6 +64,8 @@ BODY_REGIONS: dict[str, re.Pattern[str]] = {
     "nerves and mind": re.compile(r"头|晕|抽搐|惊厥|瘫|麻|感觉|意识|昏|震颤|共济|失语|失写|认知|智力|记忆|精神|神经|迟钝|呆|反射|痉挛|"
                                   r"言语|语言|幻|妄想|行为|情|性格|焦虑|抑郁|睡|眠|躁|惊|恐"),
 }
+#: lesion words that, bare, name no site and so no finding a clinician could check (``cmekg_symptoms``)
+LESIONS = frozenset({"出血", "水肿", "溃疡", "结节", "充血", "坏死", "痉挛", "渗出", "糜烂", "破溃"})
 #: findings of the whole body, the mind and the vital signs, pain, swelling or discomfort of a part, and any
 #: disorder of an organ (焦虑不安, 性格改变, 四肢发凉, 心率加快, 局部皮肤红肿, 眼部异常, 神经功能障碍): many diseases have them whether or not a page lists them, so the
 #: KB's incomplete lists can never call one wrong for a disease (``general_finding``)
@@ -197,9 +199,9 @@ def regions(text: str) -> frozenset[str]:
 
 
 def general_finding(text: str) -> bool:
-    """Whether a Chinese finding is general (``_GENERAL_FINDING``) or names no body region (烧灼, 不安):
-    never offered as a wrong answer."""
-    return bool(_GENERAL_FINDING.search(text)) or not regions(text)
+    """Whether a Chinese finding is general (``_GENERAL_FINDING``), a bare lesion (溃疡: of a skin disease,
+    but ulcers are found anywhere) or names no body region (烧灼, 不安): never offered as a wrong answer."""
+    return bool(_GENERAL_FINDING.search(text)) or text in LESIONS or not regions(text)
 
 
 def _overlap(a: str, b: str) -> bool:
