@@ -82,6 +82,7 @@ from medprobe.sources.cmekg_symptoms import (
 )
 from medprobe.sources.cmekg_values import (
     CONJUNCTIONS,
+    LESIONS,
     canonical,
     finding_kind,
     merge_near_duplicates,
@@ -95,7 +96,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 20
+VERSION = 21
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -182,6 +183,8 @@ _RARELY = re.compile(r"^(很少|较少|少有|罕见|极少|常无|多无|一般
 #: a category or what to look at, not a finding (肺部体征, 胃肠道症状, 便血量及颜色), or a finding of some
 #: people only (心力衰竭者胸闷)
 _VAGUE = re.compile(r"(体征|症状|表现|颜色|性状|次数)$|者")
+#: a complaint, which is a symptom of a disease and never its complication (腹痛, 腹泻, 便秘)
+_COMPLAINT = re.compile(r"痛$|泻$|便秘|咳嗽|呕吐|恶心|发热|乏力")
 #: a symptom (as the KB spells it) fewer diseases than this name is unconfirmed: a description cut from a sentence (皮疹数目一至数百个不,
 #: 周围黏膜充血) or a linker's slip, never a key a clinician can trust
 MIN_SYMPTOM_USES = 2
@@ -360,7 +363,9 @@ class _Cleaner:
 
     def _disease_like(self, value: str) -> bool:
         """A finding is a complication only where it is also a disease: a subject of the graph (休克,
-        黄疸) or named like one (阑尾周围脓肿); 发热 is none."""
+        黄疸) or named like one (阑尾周围脓肿), and no complaint or bare lesion (发热, 腹痛, 水肿)."""
+        if _COMPLAINT.search(value) or value in LESIONS:
+            return False
         return self.vocabulary.subjects.get(value) == "disease" or disease_named(value)
 
     def _without(self, values: list[str], seen: list[str]) -> list[str]:
