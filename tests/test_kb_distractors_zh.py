@@ -117,3 +117,18 @@ def test_departments_that_see_any_disease_are_never_distractors() -> None:
     entry = index_kb(kb, {"departments"})["departments"]
     for seed in range(20):
         assert set(distractors(entry, kp, random.Random(seed), n=20)) <= set(specific)
+
+
+def test_treatments_given_for_many_diseases_are_never_distractors() -> None:
+    """针灸 or 心理治疗 may well be given for depression: only a treatment of other diseases is safely wrong."""
+    def disease(i: int, treatments: list[str]) -> Disease:
+        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"treatment_principles": treatments})
+
+    own = disease(0, ["抗抑郁药物治疗", "认知行为疗法", "电休克治疗"])
+    general = ["针灸治疗", "心理治疗", "物理疗法", "饮食疗法"]
+    specific = ["抗病毒治疗", "溶栓治疗", "透析疗法", "抗凝治疗"]
+    kb = KnowledgeBase(name="t", diseases=[own, *(disease(i, [t]) for i, t in enumerate(general + specific, start=1))])
+    kp = next(kb.knowledge_points(aspects=["treatment_principles"]))
+    entry = index_kb(kb, {"treatment_principles"})["treatment_principles"]
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=10)) == sorted(specific)

@@ -73,7 +73,7 @@ _GENERAL_FINDING = re.compile(
     r"焦虑|烦躁|狂躁|躁动|性格|情绪|情感|精神|淡漠|抑郁|言语|语言|注意力|记忆|智力|学习|失眠|嗜睡|睡眠|兴奋|紧张|恐惧|"
     r"发凉|发冷|冰冷|厥冷|畏寒|怕冷|寒战|红肿|肿胀|疼痛|不适|乏力|无力|疲|倦|发热|高热|低热|体温|消瘦|体重|食欲|休克|"
     r"昏迷|意识|心率|脉搏|血压|呼吸[加急增快]|出汗|多汗|盗汗|自汗|苍白|头晕|头昏|头痛|眩晕|口渴|口干|体力|虚弱|软弱|困重|身重|湿冷|"
-    r"(部|功能)(异常|障碍|病变|损害)$"
+    r"(部|功能)(异常|障碍)$|(病变|损害|改变)$"
 )
 #: 关节疼痛 is 关节痛 (a bare 疼痛 and 腹部疼痛 stay)
 _PAIN = re.compile(r"(?<=[^部])疼痛")
@@ -196,6 +196,15 @@ def related_to_any(candidate: str, own: Iterable[str]) -> bool:
 def regions(text: str) -> frozenset[str]:
     """The ``BODY_REGIONS`` a Chinese term names (腹泻: abdomen; 胸闷心悸: chest; 烧灼: none)."""
     return frozenset(name for name, words in BODY_REGIONS.items() if words.search(text))
+
+
+#: treatments Chinese medicine gives for many diseases (针灸治疗, 心理治疗, 物理疗法, 饮食疗法, 康复训练)
+_GENERAL_TREATMENT = re.compile(r"针灸|针刺|艾灸|推拿|按摩|拔罐|刮痧|理疗|物理|心理|放松|康复|锻炼|运动|饮食|营养|中医|中药|休息")
+
+
+def general_treatment(text: str) -> bool:
+    """Whether a Chinese treatment is one given for many diseases (``_GENERAL_TREATMENT``)."""
+    return bool(_GENERAL_TREATMENT.search(text))
 
 
 def general_finding(text: str) -> bool:
