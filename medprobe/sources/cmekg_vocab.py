@@ -50,6 +50,8 @@ PLACE_PREDICATES = ("分布区域", "多发地区")
 
 #: a term at least this many diseases list as a symptom is typed a symptom by usage
 SYMPTOM_USES = 3
+#: a term at least this many diseases list as a site is typed a body part by usage (one page's 常因围生期窒息 is none)
+SITE_USES = 2
 
 _UNIT = re.compile(r"(?i)(mg|g|kg|μg|ug|ng|ml|l|dl|mmol|μmol|umol|mol|mmhg|kpa|cm|mm|iu|u|%|bpm|次/分)")
 _MEASUREMENT = re.compile(r"\d.*([<>＜＞≤≥≦≧%％℃°]|mg|ml|mmol|mmHg|cm|mm|kg|次|岁|天|周|月|年|小时|分钟|倍|个)|[<>＜＞≤≥≦≧]\s*\d|^[\d.～~\-—]+$")
@@ -201,7 +203,8 @@ class Vocabulary:
         self.subjects = {s: k for s, po in graph.items() if (k := subject_kind(po))}
         diseases = [po for s, po in graph.items() if self.subjects.get(s) == "disease"]
         self.symptom_uses = Counter(part for po in diseases for part in _terms(po, SYMPTOM_PREDICATES))
-        self.sites = frozenset(part for po in diseases for part in _terms(po, SITE_PREDICATES))
+        named = Counter(part for po in diseases for part in _terms(po, SITE_PREDICATES))
+        self.sites = frozenset(part for part, n in named.items() if n >= SITE_USES)
         self.places = frozenset(_place_names(v for po in graph.values() for p in PLACE_PREDICATES for v in po.get(p, ())))
         self.families = frozenset(v for po in graph.values() for v in po.get("科", ()))
         self._kinds: dict[str, str | None] = {}

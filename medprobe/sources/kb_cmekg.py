@@ -96,7 +96,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 21
+VERSION = 22
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -198,7 +198,7 @@ _PLACEHOLDERS = frozenset({
     "无", "有", "不详", "暂无", "未知", "不明", "其他", "其它", "其他药物", "无明显症状", "无症状", "无传染性",
     "安慰剂", "治疗原则", "实验室检查", "影像学检查", "辅助检查", "检查",
     "其他检查", "特殊检查", "体格检查", "临床检查", "查体", "体检", "病症", "疾病", "病变", "症状", "体征",
-    "治疗措施", "治疗方法", "治疗方案", "处理原则", "治疗手段",
+    "治疗措施", "治疗方法", "治疗方案", "处理原则", "治疗手段", "周围组织", "多个器官",
 })
 _LAB_HINTS = re.compile(r"实验室|血|尿|便|粪|痰|脑脊液|骨髓|培养|抗体|抗原|生化|常规|测定|涂片|酶|蛋白|激素|病原|病毒|细菌|真菌|细胞|活检|病理|基因|染色体|肝功|肾功|电解质|免疫")
 _PHYSICAL_TOPICS = re.compile(r"体征|体格|体检")
