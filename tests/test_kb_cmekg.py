@@ -318,7 +318,8 @@ def test_a_syndrome_with_only_its_course_left_is_a_fragment() -> None:
 
 
 def test_complaints_and_bare_lesions_are_no_complications() -> None:
-    """腹痛 or 水肿 may follow a disease, but a question on its complications wants a disease (休克 stays)."""
-    graph = {name: {"常见症状": ["发热"], "并发症": ["腹痛", "水肿", "休克", "腹膜炎"]} for name in ("甲病", "乙病")}
+    """腹痛 or 水肿 may follow a disease, but a question on its complications wants a disease (休克 stays);
+    严重并发症 is a category of them."""
+    graph = {name: {"常见症状": ["发热"], "并发症": ["腹痛", "水肿", "休克", "腹膜炎", "严重并发症"]} for name in ("甲病", "乙病")}
     graph.update({"休克": {"ICD10": ["R57.9"]}, "腹痛": {"ICD10": ["R10.4"]}, "水肿": {"ICD10": ["R60.9"]}})
     assert [d.values("secondary_diseases") for d in build_cmekg_kb(graph)] == [["休克", "腹膜炎"]] * 2

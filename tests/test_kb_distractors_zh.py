@@ -132,3 +132,18 @@ def test_treatments_given_for_many_diseases_are_never_distractors() -> None:
     entry = index_kb(kb, {"treatment_principles"})["treatment_principles"]
     for seed in range(20):
         assert sorted(distractors(entry, kp, random.Random(seed), n=10)) == sorted(specific)
+
+
+def test_groups_of_an_age_or_a_sex_are_never_distractors() -> None:
+    """50岁以上患者 may well have type 2 diabetes: ages and sexes overlap from disease to disease."""
+    def disease(i: int, groups: list[str]) -> Disease:
+        return Disease(id=f"D:{i}", name=f"疾病{i}", language="zh", aspects={"patient_population": groups})
+
+    own = disease(0, ["肥胖者", "有家族史者", "中老年人"])
+    general = ["50岁以上患者", "30～50岁男性", "6个月至3岁小儿", "孕妇"]
+    specific = ["矿工", "吸烟者", "养鸽者", "长期卧床者"]
+    kb = KnowledgeBase(name="t", diseases=[own, *(disease(i, [g]) for i, g in enumerate(general + specific, start=1))])
+    kp = next(kb.knowledge_points(aspects=["patient_population"]))
+    entry = index_kb(kb, {"patient_population"})["patient_population"]
+    for seed in range(20):
+        assert sorted(distractors(entry, kp, random.Random(seed), n=10)) == sorted(specific)

@@ -202,6 +202,15 @@ def regions(text: str) -> frozenset[str]:
 _GENERAL_TREATMENT = re.compile(r"针灸|针刺|艾灸|推拿|按摩|拔罐|刮痧|理疗|物理|心理|放松|康复|锻炼|运动|饮食|营养|中医|中药|休息")
 
 
+#: words of an age or a sex in a group of people (50岁以上, 中老年, 男性, 小儿)
+_AGE_OR_SEX = re.compile(r"\d|岁|年|老|青|成人|男|女|儿|婴|幼|孕|妇")
+
+
+def age_or_sex_group(text: str) -> bool:
+    """Whether a Chinese group of people is named by an age or a sex (``_AGE_OR_SEX``)."""
+    return bool(_AGE_OR_SEX.search(text))
+
+
 def general_treatment(text: str) -> bool:
     """Whether a Chinese treatment is one given for many diseases (``_GENERAL_TREATMENT``)."""
     return bool(_GENERAL_TREATMENT.search(text))

@@ -96,7 +96,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 22
+VERSION = 23
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -153,7 +153,9 @@ _GENERIC_TREATMENT = re.compile(
     r"^((卧床)?休息|护理|急救措施|营养支持|去除病因|手术方法|(定期|密切)?随访|积极治疗原发病)$"
 )
 _SYMPTOMS = _Rules(own_forms=True, negatable=True)
-_DISEASES = _Rules(max_length=16, own_forms=True)
+#: a category of complications, none itself (严重并发症)
+_COMPLICATION_CATEGORY = re.compile(r"并发症$")
+_DISEASES = _Rules(max_length=16, own_forms=True, generic_pattern=_COMPLICATION_CATEGORY)
 RULES: dict[str, _Rules] = {
     "primary_symptoms": _SYMPTOMS,
     "associated_symptoms": _SYMPTOMS,

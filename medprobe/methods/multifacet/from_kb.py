@@ -40,7 +40,7 @@ from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.cmekg_codes import department_systems
-from medprobe.sources.cmekg_values import general_finding, general_treatment
+from medprobe.sources.cmekg_values import age_or_sex_group, general_finding, general_treatment
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
@@ -64,6 +64,9 @@ GENERAL_DEPARTMENT: dict[str, Callable[[str], bool]] = {"zh": lambda department:
 #: language -> whether a treatment is given for so many diseases (in Chinese: acupuncture, psychotherapy,
 #: physiotherapy, diet) that the KB's silence never makes it wrong; such a treatment is never a distractor
 GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {"zh": general_treatment}
+#: language -> whether a group of people is one of an age or a sex (in Chinese: 50岁以上患者, 中年男性): such
+#: groups overlap from disease to disease, so one is never a wrong answer
+GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
@@ -180,7 +183,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
-    general = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT}.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
+    general = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
