@@ -323,3 +323,8 @@ def test_complaints_and_bare_lesions_are_no_complications() -> None:
     graph = {name: {"常见症状": ["发热"], "并发症": ["腹痛", "水肿", "休克", "腹膜炎", "严重并发症"]} for name in ("甲病", "乙病")}
     graph.update({"休克": {"ICD10": ["R57.9"]}, "腹痛": {"ICD10": ["R10.4"]}, "水肿": {"ICD10": ["R60.9"]}})
     assert [d.values("secondary_diseases") for d in build_cmekg_kb(graph)] == [["休克", "腹膜炎"]] * 2
+
+
+def test_a_sentence_with_为_is_no_symptom() -> None:
+    graph = {name: {"常见症状": ["丘疹", "原发皮损为红色丘疹", "行为异常"]} for name in ("甲病", "乙病")}
+    assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["丘疹", "行为异常"]] * 2  # 行为 is a word

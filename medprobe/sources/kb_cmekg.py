@@ -96,7 +96,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 23
+VERSION = 24
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -173,7 +173,7 @@ _DEFAULT_RULES = _Rules()
 _UNKNOWN = re.compile(r"(病因|原因|发病机制)?(目前)?(尚|仍)?(不|未)(完全|甚)?(详|明|清)(确|了|楚)*")
 _CLAUSE = re.compile(
     r"的|等|可|时|出现|表现为|甚至|也|但|如果|本病|一般|通常|多见|多为|导致|引起|所致|由于|因为|同意|禁忌|诊断明确|适应证|"
-    r"进展为|发展为|迅速|逐渐|次之|最为|是|随着|好发|多发于|见于|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
+    r"进展为|发展为|(?<=[^行])为(?=.)|迅速|逐渐|次之|最为|是|随着|好发|多发于|见于|与.+有关|(上|内|下|表面|周围)有|(特点|特征|情况|程度|性质)$"
 )
 #: an adjective, a word's tail or head cut off (湿疹样, 压力性, 性白内障 of 并发性白内障, 第2 of 第2、3跖骨), or a
 #: character doubled at the end by the scrape (右下腹痛痛), a receptor class without its receptor (受体阻滞剂 of β受体阻滞剂),
