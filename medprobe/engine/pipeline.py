@@ -68,15 +68,14 @@ def sample_seed(seed: int, sample: int) -> int:
 
 def build_requests(probe_set: ProbeSet, *, style: PromptStyle, repeats: int, seed: int) -> list[Request]:
     """Requests for every probe x sample; greedy requests carry no seed, so changing ``--seed``
-    does not invalidate their cached answers. They are made of validated parts (probes, decoding)
-    and so constructed without validating them again: a large run has hundreds of thousands."""
+    does not invalidate their cached answers."""
     params = probe_set.generation
     total = probe_set.samples * repeats
     requests = []
     for probe in probe_set.probes:
         if style == "chat":
-            messages = ([Message.model_construct(role="system", content=probe.system)] if probe.system else []) + [
-                Message.model_construct(role="user", content=probe.prompt)
+            messages = ([Message(role="system", content=probe.system)] if probe.system else []) + [
+                Message(role="user", content=probe.prompt)
             ]
             prompt = None
         else:
@@ -84,7 +83,7 @@ def build_requests(probe_set: ProbeSet, *, style: PromptStyle, repeats: int, see
             prompt = f"{probe.system}\n\n{probe.prompt}" if probe.system else probe.prompt
         for sample in range(total):
             requests.append(
-                Request.model_construct(
+                Request(
                     id=request_id(probe.id, sample),
                     probe_id=probe.id,
                     sample=sample,
