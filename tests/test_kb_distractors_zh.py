@@ -101,7 +101,7 @@ def test_general_findings_are_never_distractors() -> None:
 
 def test_body_regions() -> None:
     assert regions("腹泻") == {"abdomen"} and regions("烧灼") == frozenset() and related_to_any("红斑", ["发红"])
-    assert not related_to_any("耳鸣", ["腹泻"]) and related_to_any("神经迟钝", ["抽搐"]) and related_to_any("腰背部痛", ["血尿"])
+    assert not related_to_any("耳鸣", ["腹泻"]) and related_to_any("神经迟钝", ["抽搐"]) and related_to_any("腰背部痛", ["血尿"]) and related_to_any("左臂", ["踝"])
 
 
 def test_departments_that_see_any_disease_are_never_distractors() -> None:
