@@ -184,7 +184,7 @@ def test_values_that_restate_the_name_are_dropped() -> None:
     ("恶心、呕吐", ["恶心", "呕吐"]), ("伴高热", ["高热"]), ("发热等", ["发热"]), ("厌食（食欲差）", ["厌食"]),
     ("手术方式：子宫切除术", ["子宫切除术"]), ("空腹血糖＞140 mg/dL", ["空腹血糖＞140 mg/dL"]),  # never "dL"
     ("CDK4/6 抑制剂", ["CDK4/6 抑制剂"]), ("恶心/呕吐", ["恶心", "呕吐"]), ("多食和体重减轻", ["多食和体重减轻"]),
-    ("形成斑块", ["斑块"]), ("发生慢性肾功能不全", ["慢性肾功能不全"]), ("其常见并发症", ["症"]),  # sentence heads: the fragment left is refused as one
+    ("形成斑块", ["斑块"]), ("人体皮肤", ["皮肤"]), ("发生慢性肾功能不全", ["慢性肾功能不全"]), ("其常见并发症", ["症"]),  # sentence heads: the fragment left is refused as one
 ])
 def test_parts(value: str, expected: list[str]) -> None:
     assert parts(value) == expected
