@@ -6,15 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from medprobe.sources.cmekg_symptoms import (
-    child_only,
-    confirmations,
-    is_child_disease,
-    is_skin_disease,
-    split_glued,
-    symptom_page,
-    unplaced_lesion,
-)
+from medprobe.sources import cmekg_symptoms as symptoms
 from medprobe.sources.cmekg_values import canonical
 from medprobe.sources.cmekg_vocab import Vocabulary
 from medprobe.sources.kb_cmekg import build_cmekg_kb
@@ -34,26 +26,26 @@ GRAPH: dict[str, dict[str, list[str]]] = {
 
 
 def test_a_bare_lesion_needs_the_skin_for_a_site() -> None:
-    assert unplaced_lesion("溃疡", skin=False) and unplaced_lesion("结节", skin=False)
-    assert not unplaced_lesion("溃疡", skin=True) and not unplaced_lesion("口腔溃疡", skin=False)
-    assert unplaced_lesion("痉挛", skin=True)  # no skin lesion
-    assert is_skin_disease({"就诊科室": ["皮肤性病科"]}) and is_skin_disease({"ICD10": ["L20.9"]})
-    assert not is_skin_disease({"就诊科室": ["眼科"], "ICD10": ["H20.0"]})
+    assert symptoms.unplaced_lesion("溃疡", skin=False) and symptoms.unplaced_lesion("结节", skin=False)
+    assert not symptoms.unplaced_lesion("溃疡", skin=True) and not symptoms.unplaced_lesion("口腔溃疡", skin=False)
+    assert symptoms.unplaced_lesion("痉挛", skin=True)  # no skin lesion
+    assert symptoms.is_skin_disease({"就诊科室": ["皮肤性病科"]}) and symptoms.is_skin_disease({"ICD10": ["L20.9"]})
+    assert not symptoms.is_skin_disease({"就诊科室": ["眼科"], "ICD10": ["H20.0"]})
 
 
 def test_two_common_symptoms_run_together_are_split() -> None:
     vocabulary = Vocabulary(GRAPH)
-    assert split_glued("疲劳晨僵", vocabulary) == ["乏力", "晨僵"]  # in the KB's spelling
-    assert split_glued("头晕乏力", vocabulary) == ["头晕", "乏力"]
-    assert split_glued("关节痛", vocabulary) == ["关节痛"]  # named twice: a symptom of its own
+    assert symptoms.split_glued("疲劳晨僵", vocabulary) == ["乏力", "晨僵"]  # in the KB's spelling
+    assert symptoms.split_glued("头晕乏力", vocabulary) == ["头晕", "乏力"]
+    assert symptoms.split_glued("关节痛", vocabulary) == ["关节痛"]  # named twice: a symptom of its own
 
 
 def test_pages_about_a_symptom_are_no_diseases() -> None:
     vocabulary = Vocabulary(GRAPH)
-    assert symptom_page("恶心与呕吐", GRAPH["恶心与呕吐"], vocabulary)  # two symptoms joined
-    assert symptom_page("水肿", GRAPH["水肿"], vocabulary)  # coded in chapter R
-    assert not symptom_page("胸膜炎", GRAPH["胸膜炎"], vocabulary)  # coded R, but named as a disease
-    assert not symptom_page("类风湿关节炎", GRAPH["类风湿关节炎"], vocabulary)
+    assert symptoms.symptom_page("恶心与呕吐", GRAPH["恶心与呕吐"], vocabulary)  # two symptoms joined
+    assert symptoms.symptom_page("水肿", GRAPH["水肿"], vocabulary)  # coded in chapter R
+    assert not symptoms.symptom_page("胸膜炎", GRAPH["胸膜炎"], vocabulary)  # coded R, but named as a disease
+    assert not symptoms.symptom_page("类风湿关节炎", GRAPH["类风湿关节炎"], vocabulary)
 
 
 def test_the_sufferer_is_no_part_of_a_symptom() -> None:
@@ -61,7 +53,7 @@ def test_the_sufferer_is_no_part_of_a_symptom() -> None:
 
 
 def test_confirmations_count_diseases_in_the_kbs_spelling() -> None:
-    named = confirmations(GRAPH, Vocabulary(GRAPH))
+    named = symptoms.confirmations(GRAPH, Vocabulary(GRAPH))
     assert named["烦躁不安"] == 2  # 患儿烦躁不安 is one naming of it
     assert named["恶心"] == 5 and named["肩部酸痛"] == 1
 
@@ -78,9 +70,9 @@ def test_the_builder_keys_only_confirmed_placed_single_symptoms() -> None:
 
 
 def test_a_babys_finding_needs_a_disease_of_children() -> None:
-    assert is_child_disease("小儿腹泻", {}) and is_child_disease("肠套叠", {"多发群体": ["2岁以下婴幼儿"]})
-    assert is_child_disease("佝偻病", {"就诊科室": ["儿科"]}) and not is_child_disease("缺铁性吞咽困难", {"多发群体": ["中年女性"]})
-    assert child_only("易烦躁哭闹", child=False) and not child_only("易烦躁哭闹", child=True) and not child_only("腹痛", child=False)
+    assert symptoms.is_child_disease("小儿腹泻", {}) and symptoms.is_child_disease("肠套叠", {"多发群体": ["2岁以下婴幼儿"]})
+    assert symptoms.is_child_disease("佝偻病", {"就诊科室": ["儿科"]}) and not symptoms.is_child_disease("缺铁性吞咽困难", {"多发群体": ["中年女性"]})
+    assert symptoms.child_only("易烦躁哭闹", child=False) and not symptoms.child_only("易烦躁哭闹", child=True) and not symptoms.child_only("腹痛", child=False)
     graph = {name: {"常见症状": ["呕吐", "吃奶困难"]} for name in ("缺铁性贫血", "小儿食管异物", "新生儿肺炎")}
     kept = {d.name: d.values("primary_symptoms") for d in build_cmekg_kb(graph)}
     assert kept == {"缺铁性贫血": ["呕吐"], "小儿食管异物": ["呕吐", "吃奶困难"], "新生儿肺炎": ["呕吐", "吃奶困难"]}
