@@ -91,7 +91,8 @@ def test_body_regions() -> None:
     # a body region where the disease has one, a general one, or one of no region (烧灼感)
     ("primary_symptoms", ["恶心", "乏力", "头晕"], ["干呕", "反胃", "身重困倦", "体力减退", "软弱", "排便次数增多", "烧灼感"], UNRELATED),
     # 焦虑不安, 四肢发凉 or 局部皮肤红肿 may be true of any disease whatever its page lists
-    ("primary_symptoms", ["咳嗽", "咯血", "胸闷"], ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快", "眼部异常", "溃疡", "毛细血管充盈差"],
+    ("primary_symptoms", ["咳嗽", "咯血", "胸闷"], ["焦虑不安", "性格改变", "四肢发凉", "局部皮肤红肿", "心率加快", "眼部异常", "溃疡", "毛细血管充盈差",
+      "自主神经功能紊乱"],
      UNRELATED),
     # 急症科 or 中西医结合科 may well see hyponatraemia: only a department of a body system is safely wrong
     ("departments", ["肾内科", "消化科", "心血管科"], ["急症科", "中西医结合科", "儿科", "病理科"],
