@@ -11,7 +11,7 @@ import pytest
 from fixtures import tiny_kb_records
 from test_cli import invoke
 
-from medprobe.sources.audit import Audit, audit_path, record_audit, recorded_audit
+from medprobe.sources.audit import Audit, audit_path, builtin_relations, record_audit, recorded_audit
 from medprobe.sources.audit import audit_kb as run_audit
 from medprobe.sources.kb import Disease, KnowledgeBase
 
@@ -147,6 +147,14 @@ def test_distractor_risk_counts_wrong_options_related_to_the_diseases_own_values
 def test_distractor_risk_is_reported_as_not_run_without_a_relation() -> None:
     risk = audit_kb(_distractor_kb()).checks["distractor_risk"]
     assert risk.skipped and not risk.over and risk.checked == 0
+
+
+def test_chinese_distractors_are_checked_for_spellings_and_body_regions() -> None:
+    """A Chinese KB's distractors are checked too: another spelling (发烧/发热) or the same body region
+    (干呕 beside 恶心) may well be right; an unrelated finding (皮疹 beside 恶心) is a safe wrong answer."""
+    _, related = builtin_relations("zh")
+    assert related is not None
+    assert related("发烧", "发热") and related("干呕", "恶心") and not related("皮疹", "恶心")
 
 
 def test_limits_decide_what_is_over_and_coverage_counts_diseases_per_aspect() -> None:

@@ -21,7 +21,8 @@ cross_aspect       a value that the same disease also lists under an aspect of a
                    among symptoms, a drug among populations)
 distractor_risk    MultifacetEval questions for a seeded sample of knowledge points are built as a run
                    builds them, and each distractor option is checked with a ``related`` function (English:
-                   ``hpo_terms.related_terms``, the same HPO term, an ancestor or a descendant) against the
+                   ``hpo_terms.related_terms``, the same HPO term, an ancestor or a descendant; Chinese:
+                   ``cmekg_values.related_to_any``, another spelling or the same body region) against the
                    disease's own values of the aspect's family: a distractor related to one of them may well
                    be right. Not run where the language has no such function.
 
@@ -132,11 +133,12 @@ class Audit:
 
 def builtin_relations(language: str) -> tuple[KindOf | None, Related | None]:
     """The kind and relation functions the built-in sources provide for a language: CMeKG's entity kinds
-    for Chinese, HPO's ancestor relation for English."""
+    and the Chinese spelling/body-region relation for Chinese, HPO's ancestor relation for English."""
     if language == "zh":
+        from medprobe.sources.cmekg_values import related_to_any
         from medprobe.sources.cmekg_vocab import entity_kind
 
-        return entity_kind, None
+        return entity_kind, lambda option, value: related_to_any(option, (value,))
     if language == "en":
         from medprobe.sources.hpo_terms import related_terms
 
