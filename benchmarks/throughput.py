@@ -168,8 +168,7 @@ def inspect_run(venv: Path, prompts: Path, url: str, concurrency: int, scratch: 
 
 
 def bare_run(client: str, prompts: Path, url: str, concurrency: int) -> Measured:
-    # -P: not benchmarks/ first on sys.path, where platform.py would hide the standard library's module
-    command = [sys.executable, "-P", __file__, "--bare", client, "--url", url, "--prompts", str(prompts), "--concurrency", str(concurrency)]
+    command = [sys.executable, __file__, "--bare", client, "--url", url, "--prompts", str(prompts), "--concurrency", str(concurrency)]
     return measure(command, url)
 
 

@@ -13,7 +13,7 @@ Prints: upload latency; page latency p50/p95 while scoring runs (per page and ov
 throughput (submissions and answers per second, seconds per submission); submissions lost (sent
 but not scored with all their answers: must be 0).
 
-Usage: python benchmarks/platform.py [--submissions 8] [--concurrency 8] [--workers 1] [--kill-worker]
+Usage: python benchmarks/platform_load.py [--submissions 8] [--concurrency 8] [--workers 1] [--kill-worker]
        [--db sqlite|postgresql] [--timeout 1800]
 """
 
@@ -36,9 +36,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-# This file's own folder would shadow the standard library's `platform` (which httpx and SQLAlchemy
-# import): the repository root takes its place on the path.
-sys.path[0] = str(Path(__file__).resolve().parents[1])
+# The repository root on the path: the test suite's PostgreSQL and port helpers are reused here.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MEDPROBE_HOME", tempfile.mkdtemp(prefix="medprobe-bench-"))
 
 import httpx  # noqa: E402
