@@ -10,7 +10,7 @@ import pytest
 
 from medprobe.methods.multifacet.from_kb import build_kb_questions, distractors, index_kb
 from medprobe.sources.builtin import resolve_kb
-from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS
+from medprobe.sources.cmekg_drugs import MAX_MEDICATIONS, is_infection
 from medprobe.sources.cmekg_values import (
     canonical,
     finding_kind,
@@ -178,6 +178,9 @@ def test_values_that_restate_the_name_are_dropped() -> None:
     graph = {"心尖肥厚型心肌病": {"常见症状": ["胸痛"], "并发症": ["肥厚性心肌病", "心力衰竭"]}, "冠心病": {"常见症状": ["胸痛"]}}
     apical = {d.name: d for d in build_cmekg_kb(graph)}["心尖肥厚型心肌病"]
     assert apical.values("secondary_diseases") == ["心力衰竭"]  # 型 and 性: the disease itself
+    graph = {"肱骨干骨折": {"常见症状": ["疼痛"], "并发症": ["肱骨骨折", "桡神经损伤", "骨折"]}, "腕骨骨折": {"常见症状": ["疼痛"]}}
+    shaft = {d.name: d for d in build_cmekg_kb(graph)}["肱骨干骨折"]
+    assert shaft.values("secondary_diseases") == ["桡神经损伤"]  # the name shortened is the broader disease itself
 
 
 @pytest.mark.parametrize(("value", "expected"), [
@@ -328,3 +331,51 @@ def test_complaints_and_bare_lesions_are_no_complications() -> None:
 def test_a_sentence_with_为_is_no_symptom() -> None:
     graph = {name: {"常见症状": ["丘疹", "原发皮损为红色丘疹", "行为异常"]} for name in ("甲病", "乙病")}
     assert [d.values("primary_symptoms") for d in build_cmekg_kb(graph)] == [["丘疹", "行为异常"]] * 2  # 行为 is a word
+
+
+def test_a_label_naming_the_disease_as_its_patients_is_no_indication() -> None:
+    """依西美坦 treats 绝经后 breast cancer and a label of it lists 绝经; 来曲唑's label lists 绝经 beside
+    乳腺癌 only: neither treats menopause, the oestrogen does (and 心肌炎后遗症 is myocarditis's own)."""
+    drugs = {
+        "依西美坦胶囊": {"成份": ["依西美坦"], "适应症": ["乳腺癌", "绝经后晚期乳腺癌", "绝经"]},
+        "依西美坦片": {"成份": ["依西美坦"], "适应症": ["乳腺癌", "绝经"]},
+        "来曲唑片": {"成份": ["来曲唑"], "适应症": ["乳腺癌", "绝经"]},
+        "戊酸雌二醇片": {"成份": ["戊酸雌二醇"], "适应症": ["潮热", "绝经"]},
+        "门冬氨酸钾镁片": {"成份": ["门冬氨酸钾镁"], "适应症": ["心肌炎", "心肌炎后遗症"]},
+    }
+    graph = {"绝经": {"常见症状": ["潮热"], "相关药物": list(drugs)[:4]},
+             "心肌炎": {"常见症状": ["潮热"], "相关药物": ["门冬氨酸钾镁片"]}, **drugs}
+    diseases = {d.name: d for d in build_cmekg_kb(graph)}
+    assert diseases["绝经"].values("medications") == ["戊酸雌二醇"]
+    assert diseases["心肌炎"].values("medications") == ["门冬氨酸钾镁"]
+
+
+def test_an_anti_infective_label_names_only_infections() -> None:
+    """The scraper links 溶血症 out of 溶血性链球菌 on antibiotic labels: ofloxacin treats pneumonia, not
+    haemolysis; a steroid with an anti-infective (含皮质激素的外用抗感染药) treats eczema too."""
+    drugs = {
+        "氧氟沙星片": {"成份": ["氧氟沙星"], "分类": ["喹诺酮类"], "适应症": ["溶血症", "肺炎", "湿疹"]},
+        "叶酸片": {"成份": ["叶酸"], "分类": ["抗贫血药"], "适应症": ["溶血症", "贫血"]},
+        "糠酸莫米松凝胶": {"成份": ["糠酸莫米松"], "分类": ["含皮质激素的外用抗感染药"], "适应症": ["湿疹"]},
+    }
+    graph = {"溶血症": {"常见症状": ["黄疸"], "病因": ["感染"], "相关药物": ["氧氟沙星片", "叶酸片"]},
+             "肺炎": {"常见症状": ["黄疸"], "相关药物": ["氧氟沙星片"]},
+             "湿疹": {"常见症状": ["黄疸"], "相关药物": ["氧氟沙星片", "糠酸莫米松凝胶"]}, **drugs}
+    diseases = {d.name: d for d in build_cmekg_kb(graph)}
+    assert diseases["溶血症"].values("medications") == ["叶酸"]  # 感染 may trigger it: no germ, no infection
+    assert diseases["肺炎"].values("medications") == ["氧氟沙星"]
+    assert diseases["湿疹"].values("medications") == ["糠酸莫米松"]
+
+
+@pytest.mark.parametrize(("name", "po", "infection"), [
+    ("肺炎", {}, True), ("痤疮", {}, True), ("流行性感冒", {"传播途径": ["飞沫"]}, True),
+    ("溶血症", {"病因": ["感染", "缺乏 G6PD"]}, False), ("某病", {"常见病因": ["EB病毒"]}, True), ("绝经", {}, False),
+])
+def test_is_infection(name: str, po: dict[str, list[str]], infection: bool) -> None:
+    assert is_infection(name, po) is infection
+
+
+def test_a_complication_the_page_names_as_a_cause_is_dropped() -> None:
+    """脂肪肝 lists 糖尿病 among its complications and its causes: diabetes causes fatty liver."""
+    graph = {name: {"常见症状": ["乏力"], "并发症": ["糖尿病", "肝硬化"], "病因": ["糖尿病", "肥胖"]} for name in ("脂肪肝", "酒精性脂肪肝")}
+    assert [d.values("secondary_diseases") for d in build_cmekg_kb(graph)] == [["肝硬化"]] * 2

@@ -11,6 +11,13 @@ or ``MANY_PRODUCTS`` of the disease's products hold the substance and ``MANY_SHA
 indications name it (pneumonia is one of many infections each antibiotic lists, but twenty
 azithromycin products list it). Products are reduced to their substance
 (``cmekg_vocab.substance``); every insulin is 胰岛素, one answer for a clinician.
+
+A label's indications are entities the scraper linked in its text, so a disease is "named" where the
+text only mentions it: as the people of another indication (依西美坦 for 绝经后晚期乳腺癌 lists 绝经;
+bisphosphonates for 绝经后骨质疏松), or cut out of a germ's name (溶血性链球菌 lists 溶血症, 流感嗜血杆菌
+lists 流感). So a substance whose labels ever name the disease as a qualifier (绝经后…, 脑卒中后…)
+is no medication of it, a label for a tumour never names such a state (来曲唑 lists 乳腺癌 and 绝经),
+and an anti-infective's label names only an infection.
 """
 
 from __future__ import annotations
@@ -32,6 +39,15 @@ _COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=.
 _ROUTE = re.compile(r"^(一种|某种|联用|联合|合用|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PHRASE = re.compile(r"注射|持续|周围|使用|应用|服用|给予|治疗")
+#: a drug class (分类, 用途分类) that treats infections; with a steroid (含皮质激素的外用抗感染药) it treats more
+_ANTI_INFECTIVE = re.compile(r"^(?!.*激素).*(抗感染|抗菌|抗生素|真菌|喹诺酮|头孢|青霉素|大环内酯|四环素|磺胺|氨基糖苷|碳青霉烯|林可)")
+#: a disease that is an infection, by its name (肺炎, 淋病, 痤疮) or by a germ among its causes
+_INFECTION_NAME = re.compile(r"炎|感染|菌|脓|结核|梅毒|淋病|疟|伤寒|痢|霍乱|白喉|百日咳|破伤风|猩红热|疖|痈|疮|丹毒|沙眼|热$")
+#: 后 as "after" (绝经后), not in 后遗症 (a sequel is the disease's own)
+_AFTER = re.compile(r"后(?!遗)")
+#: a tumour indication: beside it, a patients' state (绝经 of 来曲唑's 乳腺癌) is whom the drug treats, not what
+_TUMOUR = re.compile(r"癌|瘤|白血病")
+_GERM = re.compile(r"菌|病毒|支原体|衣原体|螺旋体|立克次体")
 
 #: value -> why the builder's general filters drop it (placeholder, fragment, sentence, own name), or None
 Rejection = Callable[[str], str | None]
@@ -48,10 +64,13 @@ class Medications:
         for subject, po in graph.items():
             if "适应症" in po and vocabulary.subjects.get(subject) == "drug" and not is_patent_medicine(po):
                 self.labels.setdefault(_drug_name(substance(subject)), []).append(subject)
+        self.states = _qualifiers(i for subjects in self.labels.values() for s in subjects for i in graph[s]["适应症"])
 
     def of(self, po: dict[str, list[str]], own: tuple[str, ...], rejection: Rejection) -> list[str]:
         """药物治疗 first, then the substances of 相关药物 by how many of the disease's products hold
         them; near-duplicates merged, at most ``MAX_MEDICATIONS``."""
+        self._infection = is_infection(own[0], po)
+        self._state = any(name in self.states for name in own)
         curated = [name for item in po.get("药物治疗", ()) for name in self._curated(item, own, rejection)]
         listed = self._listed(po.get("相关药物", ()), own)
         merged, dropped = merge_near_duplicates(dict.fromkeys([*curated, *listed]))
@@ -86,6 +105,8 @@ class Medications:
         labels = self.labels.get(name, [])
         if labels and not any(self._share(item, own) for item in labels):
             return "its labels never name the disease"
+        if any(_qualifies(self.graph[item].get("适应症", []), own) for item in labels):
+            return "its labels name the disease's people only (绝经后…)"
         return None
 
     def _listed(self, items: Iterable[str], own: tuple[str, ...]) -> list[str]:
@@ -116,10 +137,42 @@ class Medications:
         return None
 
     def _share(self, item: str, own: tuple[str, ...]) -> float:
-        """The part of the product's indications that name the disease (or one of its names)."""
-        indications = self.graph[item].get("适应症", [])
+        """The part of the product's indications that name the disease (or one of its names); none
+        when an anti-infective names a disease that is no infection (the germ's name was linked)."""
+        drug = self.graph[item]
+        if not self._infection and _anti_infective(drug):
+            return 0.0
+        indications = drug.get("适应症", [])
+        if self._state and any(_TUMOUR.search(i) for i in indications):
+            return 0.0
         naming = [i for i in indications if any(name in i or (len(i) >= 2 and i in name) for name in own)]
         return len(naming) / len(indications) if indications else 0.0
+
+
+def is_infection(name: str, po: dict[str, list[str]]) -> bool:
+    """Whether a disease is an infection, which an anti-infective may treat: by its name or its causes."""
+    causes = (*po.get("病因", ()), *po.get("常见病因", ()))
+    return bool(_INFECTION_NAME.search(name)) or "传播途径" in po or any(_GERM.search(c) for c in causes)
+
+
+def _anti_infective(drug: dict[str, list[str]]) -> bool:
+    """Whether every class the graph gives a drug is an anti-infective's (a class of another kind
+    beside it, 利尿药 beside 磺胺类 for furosemide, says the drug treats more)."""
+    classes = [*drug.get("分类", ()), *drug.get("用途分类", ())]
+    return bool(classes) and all(_ANTI_INFECTIVE.search(c) for c in classes)
+
+
+def _qualifiers(indications: Iterable[str]) -> frozenset[str]:
+    """Every phrase some indication puts before 后 (绝经 of 绝经后骨质疏松), not 后遗症: the patients' states."""
+    return frozenset(i[start:match.start()] for i in indications for match in _AFTER.finditer(i) for start in range(match.start()))
+
+
+def _qualifies(indications: list[str], own: tuple[str, ...]) -> bool:
+    """Whether a label names the disease only to say whose another indication is (绝经后骨质疏松,
+    脑卒中后抑郁): the disease then is the patients' state, not what the drug treats. 前 is no such
+    word (子痫前期 is a disease) and 后遗症 is the disease's own sequel."""
+    return any(match.start() >= len(name) and i[match.start() - len(name):match.start()] == name
+               for name in own for i in indications for match in _AFTER.finditer(i))
 
 
 def _drug_name(name: str) -> str:

@@ -43,8 +43,9 @@ counts them; the README gives the counts on the full graph):
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
     own name     the disease's name or synonym, or for symptoms, diseases and treatments a value
-                 containing it or contained in it (阑尾炎's symptom 急性阑尾炎, 3D眩晕症's 眩晕,
-                 糖尿病肾病's complication 糖尿病; but 白内障囊外摘除术 stays an operation)
+                 containing it, contained in it or the name shortened (阑尾炎's symptom 急性阑尾炎,
+                 3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病, 肱骨干骨折's 肱骨骨折; but
+                 白内障囊外摘除术 stays an operation)
     negated      a negative or rare finding: 无/未 + a known symptom (无压痛), 很少发热, 常无瘙痒
     kind         an entity of another kind, or of none: places (纽约和日本), people (小儿), units,
                  measurements, and medical terms of the wrong kind (肺炎 is no symptom)
@@ -56,6 +57,7 @@ counts them; the README gives the counts on the full graph):
                  of a sentence (皮疹数目一至数百个不, 周围黏膜充血), unconfirmed as a key
     duplicate    the same value twice, or another spelling of one (``cmekg_values.near_key``: 胸片
                  and 胸部 X 线检查; 不适 and 全身不适; 肺 and 肺部), of which the shorter is kept
+    cause        complications: one the page names as a cause too (脂肪肝's 糖尿病)
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 29
+VERSION = 30
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -192,6 +194,8 @@ _COMPLAINT = re.compile(r"痛$|泻$|便秘|咳嗽|呕吐|恶心|发热|乏力")
 MIN_SYMPTOM_USES = 2
 #: a value this similar to a name of the disease restates it
 NAME_RATIO = 90.0
+#: a value this long made of the name's characters in order restates it (胫骨骨折 of 胫腓骨干骨折); shorter ones (骨折) may not
+MIN_SHORTENED = 3
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
@@ -257,6 +261,7 @@ class _Cleaner:
         tests = self._examinations(po, own, findings)
         aspects.update(_finding_texts(findings))
         extra: dict[str, AspectValue] = {key: self.values(_objects(po, preds), own, key) for key, preds in EXTRA_PREDICATES.items()}
+        aspects["secondary_diseases"] = self._not_causes(aspects["secondary_diseases"], extra["cause"])
         extra["infectivity"] = unique(word for v in po.get("传染性", ()) if (word := infectivity(v)))
         extra["examinations"] = tests
         return Disease(
@@ -370,6 +375,13 @@ class _Cleaner:
             return False
         return self.vocabulary.subjects.get(value) == "disease" or disease_named(value)
 
+    def _not_causes(self, complications: AspectValue, causes: AspectValue) -> list[str]:
+        """A complication the page also names as a cause is the other way round (脂肪肝's 糖尿病,
+        肝硬化's 酒精性肝病): the disease follows it, so it is no safe key of either question."""
+        kept = [c for c in complications if c not in causes]
+        self.noise["complication: also a cause"] += len(complications) - len(kept)
+        return kept
+
     def _without(self, values: list[str], seen: list[str]) -> list[str]:
         kept = [v for v in values if v not in seen]
         self.noise["in primary"] += len(values) - len(kept)
@@ -405,9 +417,17 @@ class _Cleaner:
 def _restates(value: str, name: str) -> bool:
     """The value says the disease's name again, so a question on it answers itself: it holds the name
     (阑尾炎's 急性阑尾炎), is part of it (3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病, 心尖肥厚型心肌病's
-    肥厚性心肌病: 型 and 性 are one suffix here) or nearly is it."""
+    肥厚性心肌病: 型 and 性 are one suffix here), is the name with words left out (肱骨干骨折's complication
+    肱骨骨折, the broader name of the disease itself) or nearly is it."""
     value, name = value.replace("型", "性"), name.replace("型", "性")
-    return name in value or (len(value) >= 2 and value in name) or fuzz.ratio(value, name) >= NAME_RATIO
+    return (name in value or (len(value) >= 2 and value in name) or (len(value) >= MIN_SHORTENED and _shortened(value, name))
+            or fuzz.ratio(value, name) >= NAME_RATIO)
+
+
+def _shortened(value: str, name: str) -> bool:
+    """Whether ``value`` is ``name`` with characters left out, in order (胫骨骨折 of 胫腓骨干骨折)."""
+    rest = iter(name)
+    return all(char in rest for char in value)
 
 
 def _objects(po: dict[str, list[str]], predicates: Iterable[str]) -> list[str]:
