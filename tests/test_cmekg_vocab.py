@@ -66,7 +66,7 @@ def test_a_symptom_by_usage_needs_three_diseases(vocabulary: Vocabulary) -> None
     # no low anything, and a deficiency (缺钙) is a cause, not a finding
     ("痛风", "disease"), ("假性痛风", "disease"), ("乳头及乳晕", None), ("低平", None),
     ("下降", None), ("模糊", None), ("高处", None), ("肿大", None), ("肝肿大", "symptom"), ("不适", None), ("腹部不适", "symptom"), ("弹性差", None), ("视物模糊", "symptom"),  # a bare change names no finding
-    ("痛觉", None), ("带状疱疹病毒", "organism"), ("包皮", "body part"), ("脱皮", "symptom"), ("上唇", "body part"), ("齿龈", "body part"), ("舌根", "body part"),
+    ("痛觉", None), ("带状疱疹病毒", "organism"), ("包皮", "body part"), ("脱皮", "symptom"), ("上唇", "body part"), ("齿龈", "body part"), ("舌根", "body part"), ("鼻翼", "body part"), ("鼻翼扇动", "symptom"),
     ("常因围生期窒息", None), ("影响美观部位", None), ("回盲部", "body part"),  # one page's "site" is typed by its form  # a sense, not its loss; a virus, though 疱 is a finding's word
 ])
 def test_kinds_on_the_installed_graph(text: str, kind: str | None) -> None:
