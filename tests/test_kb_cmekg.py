@@ -181,6 +181,9 @@ def test_values_that_restate_the_name_are_dropped() -> None:
     graph = {"肱骨干骨折": {"常见症状": ["疼痛"], "并发症": ["肱骨骨折", "桡神经损伤", "骨折"]}, "腕骨骨折": {"常见症状": ["疼痛"]}}
     shaft = {d.name: d for d in build_cmekg_kb(graph)}["肱骨干骨折"]
     assert shaft.values("secondary_diseases") == ["桡神经损伤"]  # the name shortened is the broader disease itself
+    graph = {"小儿腮腺炎": {"常见症状": ["发热"], "并发症": ["流行性腮腺炎", "睾丸炎"]}, "麻疹": {"常见症状": ["发热"]}}
+    mumps = {d.name: d for d in build_cmekg_kb(graph)}["小儿腮腺炎"]
+    assert mumps.values("secondary_diseases") == ["睾丸炎"]  # 腮腺炎 in a child: 流行性腮腺炎 is the disease itself
 
 
 @pytest.mark.parametrize(("value", "expected"), [

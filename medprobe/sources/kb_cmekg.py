@@ -42,7 +42,7 @@ counts them; the README gives the counts on the full graph):
     fragment     one character (except sites: 眼, 肺), no letter at all, or a dangling 样/性/状
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
-    own name     the disease's name or synonym, or for symptoms, diseases and treatments a value
+    own name     the disease's name (also without 小儿, 新生儿, …) or synonym, or for symptoms, diseases and treatments a value
                  containing it, contained in it or the name shortened (阑尾炎's symptom 急性阑尾炎,
                  3D眩晕症's 眩晕, 糖尿病肾病's complication 糖尿病, 肱骨干骨折's 肱骨骨折; but
                  白内障囊外摘除术 stays an operation)
@@ -98,7 +98,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 31
+VERSION = 32
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -197,6 +197,8 @@ NAME_RATIO = 90.0
 #: a value this long made of the name's characters in order restates it (胫骨骨折 of 胫腓骨干骨折); shorter ones (骨折) may not
 MIN_SHORTENED = 3
 _NAME_CHAR = re.compile(r"[\u4e00-\u9fffA-Za-z]")
+#: the patients a disease's name may begin with (小儿腮腺炎, 新生儿黄疸), before at least two characters of disease
+_PATIENTS = re.compile(r"^(小儿|儿童|新生儿|婴幼儿|婴儿)(?=..)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: disease-like subjects that are pages about a test or a treatment (卵巢检查, 膝关节分离试验)
 _NOT_A_DISEASE = re.compile(r"(检查|试验|测定|监测|造影|术|疗法|治疗)$")
@@ -241,7 +243,7 @@ class _Cleaner:
             self.noise["subject: a symptom page"] += 1
             return None
         synonyms = self._synonyms(name, po)
-        own = (name, *synonyms)
+        own = (name, *synonyms, *_for_anyone(name))
         findings: dict[str, list[str]] = {"laboratory": [], "auxiliary": [], "physical": []}
         sufferer = Sufferer(skin=is_skin_disease(po), child=is_child_disease(name, po))
         aspects: dict[str, AspectValue] = {key: self.values(_objects(po, ASPECT_PREDICATES[key]), own, key, findings, sufferer) for key in SYMPTOM_ASPECTS}
@@ -428,6 +430,13 @@ def _shortened(value: str, name: str) -> bool:
     """Whether ``value`` is ``name`` with characters left out, in order (胫骨骨折 of 胫腓骨干骨折)."""
     rest = iter(name)
     return all(char in rest for char in value)
+
+
+def _for_anyone(name: str) -> tuple[str, ...]:
+    """The disease's name without the patients it is written for (小儿腮腺炎 is 腮腺炎 in a child), so
+    that 流行性腮腺炎 is seen to restate it; empty when the name names no such patients."""
+    bare = _PATIENTS.sub("", name)
+    return (bare,) if bare != name else ()
 
 
 def _objects(po: dict[str, list[str]], predicates: Iterable[str]) -> list[str]:
