@@ -43,11 +43,12 @@ _PHRASE = re.compile(r"注射|持续|周围|使用|应用|服用|给予|治疗")
 _ANTI_INFECTIVE = re.compile(r"^(?!.*激素).*(抗感染|抗菌|抗生素|真菌|喹诺酮|头孢|青霉素|大环内酯|四环素|磺胺|氨基糖苷|碳青霉烯|林可)")
 #: a disease that is an infection, by its name (肺炎, 淋病, 痤疮) or by a germ among its causes
 _INFECTION_NAME = re.compile(r"炎|感染|菌|脓|结核|梅毒|淋病|疟|伤寒|痢|霍乱|白喉|百日咳|破伤风|猩红热|疖|痈|疮|丹毒|沙眼|热$")
+#: a germ among a disease's causes; a bare 感染 is no germ, only a trigger (of 溶血症)
+_GERM = re.compile(r"菌|病毒|支原体|衣原体|螺旋体|立克次体")
 #: 后 as "after" (绝经后), not in 后遗症 (a sequel is the disease's own)
 _AFTER = re.compile(r"后(?!遗)")
 #: a tumour indication: beside it, a patients' state (绝经 of 来曲唑's 乳腺癌) is whom the drug treats, not what
 _TUMOUR = re.compile(r"癌|瘤|白血病")
-_GERM = re.compile(r"菌|病毒|支原体|衣原体|螺旋体|立克次体")
 
 #: value -> why the builder's general filters drop it (placeholder, fragment, sentence, own name), or None
 Rejection = Callable[[str], str | None]
@@ -65,6 +66,9 @@ class Medications:
             if "适应症" in po and vocabulary.subjects.get(subject) == "drug" and not is_patent_medicine(po):
                 self.labels.setdefault(_drug_name(substance(subject)), []).append(subject)
         self.states = _qualifiers(i for subjects in self.labels.values() for s in subjects for i in graph[s]["适应症"])
+        # the disease ``of`` is picking for: whether it is an infection, and whether labels name it as patients' state
+        self._infection = False
+        self._state = False
 
     def of(self, po: dict[str, list[str]], own: tuple[str, ...], rejection: Rejection) -> list[str]:
         """药物治疗 first, then the substances of 相关药物 by how many of the disease's products hold
