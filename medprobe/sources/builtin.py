@@ -10,14 +10,12 @@ all, so an interrupted build or two processes building at once never leave half 
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from medprobe.errors import MedprobeError
-from medprobe.paths import home_dir
+from medprobe.paths import home_dir, write_atomically
 from medprobe.sources import kb_cmekg, kb_hpo
 from medprobe.sources.kb import Disease, KnowledgeBase, load_kb, write_kb
 
@@ -71,14 +69,7 @@ def _choices() -> str:
 
 
 def _build(path: Path, builder: Callable[[], list[Disease]]) -> None:
-    """Write to a file of this process's own, then rename it into place."""
-    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".jsonl")
-    os.close(handle)
-    try:
-        write_kb(scratch, builder())
-        os.replace(scratch, path)
-    finally:
-        Path(scratch).unlink(missing_ok=True)
+    write_atomically(path, lambda scratch: write_kb(scratch, builder()))
 
 
 def _package_version() -> str:

