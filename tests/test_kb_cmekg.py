@@ -338,19 +338,23 @@ def test_a_sentence_with_为_is_no_symptom() -> None:
 
 def test_a_label_naming_the_disease_as_its_patients_is_no_indication() -> None:
     """依西美坦 treats 绝经后 breast cancer and a label of it lists 绝经; 来曲唑's label lists 绝经 beside
-    乳腺癌 only: neither treats menopause, the oestrogen does (and 心肌炎后遗症 is myocarditis's own)."""
+    乳腺癌 only: neither treats menopause, the oestrogen does (心肌炎后遗症 is myocarditis's own, and
+    心肌梗塞后24小时内 a time)."""
     drugs = {
         "依西美坦胶囊": {"成份": ["依西美坦"], "适应症": ["乳腺癌", "绝经后晚期乳腺癌", "绝经"]},
         "依西美坦片": {"成份": ["依西美坦"], "适应症": ["乳腺癌", "绝经"]},
         "来曲唑片": {"成份": ["来曲唑"], "适应症": ["乳腺癌", "绝经"]},
         "戊酸雌二醇片": {"成份": ["戊酸雌二醇"], "适应症": ["潮热", "绝经"]},
         "门冬氨酸钾镁片": {"成份": ["门冬氨酸钾镁"], "适应症": ["心肌炎", "心肌炎后遗症"]},
+        "赖诺普利片": {"成份": ["赖诺普利"], "适应症": ["心肌梗塞", "急性心肌梗塞后24小时内"]},
     }
     graph = {"绝经": {"常见症状": ["潮热"], "相关药物": list(drugs)[:4]},
-             "心肌炎": {"常见症状": ["潮热"], "相关药物": ["门冬氨酸钾镁片"]}, **drugs}
+             "心肌炎": {"常见症状": ["潮热"], "相关药物": ["门冬氨酸钾镁片"]},
+             "心肌梗塞": {"常见症状": ["潮热"], "相关药物": ["赖诺普利片"]}, **drugs}
     diseases = {d.name: d for d in build_cmekg_kb(graph)}
     assert diseases["绝经"].values("medications") == ["戊酸雌二醇"]
     assert diseases["心肌炎"].values("medications") == ["门冬氨酸钾镁"]
+    assert diseases["心肌梗塞"].values("medications") == ["赖诺普利"]  # 后 before a time names no patients
 
 
 def test_an_anti_infective_label_names_only_infections() -> None:

@@ -45,8 +45,8 @@ _ANTI_INFECTIVE = re.compile(r"^(?!.*激素).*(抗感染|抗菌|抗生素|真菌
 _INFECTION_NAME = re.compile(r"炎|感染|菌|脓|结核|梅毒|淋病|疟|伤寒|痢|霍乱|白喉|百日咳|破伤风|猩红热|疖|痈|疮|丹毒|沙眼|热$")
 #: a germ among a disease's causes; a bare 感染 is no germ, only a trigger (of 溶血症)
 _GERM = re.compile(r"菌|病毒|支原体|衣原体|螺旋体|立克次体")
-#: 后 as "after" (绝经后), not in 后遗症 (a sequel is the disease's own)
-_AFTER = re.compile(r"后(?!遗)")
+#: 后 as "after" before whom or what (绝经后妇女, 绝经后骨质疏松), not before a time (心肌梗塞后24小时内) nor in 后遗症
+_AFTER = re.compile(r"后(?!遗)(?=[\u4e00-\u9fff])")
 #: a tumour indication: beside it, a patients' state (绝经 of 来曲唑's 乳腺癌) is whom the drug treats, not what
 _TUMOUR = re.compile(r"癌|瘤|白血病")
 
