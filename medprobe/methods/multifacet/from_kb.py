@@ -318,10 +318,10 @@ def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, point
     """Questions for ``limit`` knowledge points (a seeded sample; all when None), or for exactly
     ``points`` (a profile's shared sample), plus demos. With ``points`` the demos come from diseases
     none of the points belongs to, so that a tested disease is never a solved example."""
-    all_kps = list(kb.knowledge_points(min_values=1))
-    index = index_kb(kb, {kp.aspect or "" for kp in all_kps})
-    candidates = [kp for kp in all_kps if len(kp.values) >= MIN_VALUES]
-    skipped: Counter[str] = Counter({"fewer than 3 entities": len(all_kps) - len(candidates)})
+    sizes = [(disease, key, n) for disease, key, n in kb.point_sizes() if n >= 1]
+    index = index_kb(kb, {key for _, key, _ in sizes})
+    candidates = [(disease, key) for disease, key, n in sizes if n >= MIN_VALUES]
+    skipped: Counter[str] = Counter({"fewer than 3 entities": len(sizes) - len(candidates)})
     random.Random(seed).shuffle(candidates)
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
@@ -330,14 +330,15 @@ def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, point
     demo_kps: list[tuple[KnowledgePoint, list[str]]] = []
     chosen: list[tuple[KnowledgePoint, list[str]]] = []
     demo_diseases: set[str] = set()
-    for kp in candidates:
+    for entry, key in candidates:
         if limit is not None and len(chosen) == limit and len(demo_kps) == N_DEMOS:
             break
-        disease = kp.meta["disease_id"]
+        disease = entry.id
         demo = len(demo_kps) < N_DEMOS and disease not in tested_diseases
-        test = kp.id in wanted if wanted is not None else limit is None or len(chosen) < limit
+        test = f"{disease}/{key}" in wanted if wanted is not None else limit is None or len(chosen) < limit
         if disease in demo_diseases or not (demo or test):
             continue
+        kp = kb.knowledge_point(entry, key)
         wrong = distractors(index[kp.aspect or ""], kp, item_rng(seed, "distractors", kp.id), 6)
         if len(wrong) < 3:
             skipped["fewer than 3 usable distractors"] += 1
