@@ -374,6 +374,30 @@ def test_an_anti_infective_label_names_only_infections() -> None:
     assert diseases["湿疹"].values("medications") == ["糠酸莫米松"]
 
 
+def test_diagnostic_agents_are_no_medications() -> None:
+    """A contrast agent or tracer images the disease, it does not treat it: by its labels' classes
+    (钆贝葡胺 lists 原发性肝癌) or its name (氟[18F]脱氧葡糖, 碘海醇); a diagnostic class beside a treating
+    one (碘化油's 碘和碘化物) keeps the drug."""
+    drugs = {
+        "钆贝葡胺注射液": {"成份": ["钆贝葡胺"], "分类": ["诊断用药"], "用途分类": ["磁共振成像造影剂"], "适应症": ["肝癌"]},
+        "氟[18F]脱氧葡糖注射液": {"成份": ["氟[18F]脱氧葡糖"], "分类": ["其它药物"], "适应症": ["肝癌"]},
+        "碘化油注射液": {"成份": ["碘化油"], "分类": ["造影剂", "碘和碘化物"], "适应症": ["肝癌"]},
+    }
+    graph = {"肝癌": {"常见症状": ["黄疸"], "药物治疗": ["碘海醇", "造影剂"], "相关药物": list(drugs)},
+             "肝炎": {"常见症状": ["黄疸"]}, **drugs}
+    noise: Counter[str] = Counter()
+    cancer = {d.name: d for d in build_cmekg_kb(graph, noise=noise)}["肝癌"]
+    assert cancer.values("medications") == ["碘化油"]
+    assert noise["medications: diagnostic agent (contrast, tracer)"] == 4
+
+
+def test_a_bare_relation_is_no_site() -> None:
+    """关节及周围 leaves 周围, which places the disease near a body part it no longer names; 全身 is
+    where a systemic disease is."""
+    graph = {name: {"常见症状": ["疼痛"], "常见发病部位": ["关节及周围", "局部", "全身"]} for name in ("痛风", "红皮病")}
+    assert [d.values("anatomical_sites") for d in build_cmekg_kb(graph)] == [["关节", "全身"]] * 2
+
+
 @pytest.mark.parametrize(("name", "po", "infection"), [
     ("肺炎", {}, True), ("痤疮", {}, True), ("流行性感冒", {"传播途径": ["飞沫"]}, True),
     ("溶血症", {"病因": ["感染", "缺乏 G6PD"]}, False), ("某病", {"常见病因": ["EB病毒"]}, True), ("绝经", {}, False),

@@ -18,6 +18,12 @@ bisphosphonates for 绝经后骨质疏松), or cut out of a germ's name (溶血�
 lists 流感). So a substance whose labels ever name the disease as a qualifier (绝经后…, 脑卒中后…)
 is no medication of it, a label for a tumour never names such a state (来曲唑 lists 乳腺癌 and 绝经),
 and an anti-infective's label names only an infection.
+
+A diagnostic agent is no medication: a contrast agent or tracer is given to image a disease, not to
+treat it (钆贝葡胺, gadobenate, lists 原发性肝癌 for its MRI). It is known by its name (造影剂, 钆…, 锝[99mTc]…,
+[18F] tracers, 碘海醇-like 碘…醇) or by its labels, when every class of every label is a diagnostic one
+(诊断用药, …造影剂): 碘化油 is also 碘和碘化物 and treats iodine deficiency, 锝[99Tc]亚甲基二膦酸盐 (no "m")
+treats arthritis, 碘[131I]化钠 is also 放射性碘 and treats the thyroid, so they stay.
 """
 
 from __future__ import annotations
@@ -45,6 +51,10 @@ _ANTI_INFECTIVE = re.compile(r"^(?!.*激素).*(抗感染|抗菌|抗生素|真菌
 _INFECTION_NAME = re.compile(r"炎|感染|菌|脓|结核|梅毒|淋病|疟|伤寒|痢|霍乱|白喉|百日咳|破伤风|猩红热|疖|痈|疮|丹毒|沙眼|热$")
 #: a germ among a disease's causes; a bare 感染 is no germ, only a trigger (of 溶血症)
 _GERM = re.compile(r"菌|病毒|支原体|衣原体|螺旋体|立克次体")
+#: a diagnostic drug class: contrast agents (造影剂, 对比剂, 显影剂) and 诊断用药 (放射性碘 is no such class: it treats)
+_DIAGNOSTIC_CLASS = re.compile(r"造影|对比剂|显影|诊断用")
+#: a diagnostic agent by its name: a class word, gadolinium, a 99mTc or 18F tracer, an iodinated contrast 碘…醇 (碘海醇, 碘克沙醇)
+_DIAGNOSTIC_NAME = re.compile(r"造影|对比剂|显影剂|诊断用|^钆|锝\[99m|\[18F\]|氟代脱氧葡萄糖|^碘[^化酸苷\[]{1,3}醇$")
 #: 后 as "after" before whom or what (绝经后妇女, 绝经后骨质疏松), not before a time (心肌梗塞后24小时内) nor in 后遗症
 _AFTER = re.compile(r"后(?!遗)(?=[\u4e00-\u9fff])")
 #: a tumour indication: beside it, a patients' state (绝经 of 来曲唑's 乳腺癌) is whom the drug treats, not what
@@ -103,10 +113,12 @@ class Medications:
             return "vaccine"
         if _PHRASE.search(name):
             return "a phrase, no drug name"
+        labels = self.labels.get(name, [])
+        if _DIAGNOSTIC_NAME.search(name) or (labels and all(_only_of(self.graph[item], _DIAGNOSTIC_CLASS) for item in labels)):
+            return "diagnostic agent (contrast, tracer)"
         kind = self.vocabulary.kind(name)
         if kind in NON_ENTITY_KINDS or (not product and kind not in ("drug", "herb")):
             return f"not a drug ({kind or 'unknown term'})"
-        labels = self.labels.get(name, [])
         if labels and not any(self._share(item, own) for item in labels):
             return "its labels never name the disease"
         if any(_qualifies(self.graph[item].get("适应症", []), own) for item in labels):
@@ -144,7 +156,7 @@ class Medications:
         """The part of the product's indications that name the disease (or one of its names); none
         when an anti-infective names a disease that is no infection (the germ's name was linked)."""
         drug = self.graph[item]
-        if not self._infection and _anti_infective(drug):
+        if not self._infection and _only_of(drug, _ANTI_INFECTIVE):
             return 0.0
         indications = drug.get("适应症", [])
         if self._state and any(_TUMOUR.search(i) for i in indications):
@@ -159,11 +171,12 @@ def is_infection(name: str, po: dict[str, list[str]]) -> bool:
     return bool(_INFECTION_NAME.search(name)) or "传播途径" in po or any(_GERM.search(c) for c in causes)
 
 
-def _anti_infective(drug: dict[str, list[str]]) -> bool:
-    """Whether every class the graph gives a drug is an anti-infective's (a class of another kind
-    beside it, 利尿药 beside 磺胺类 for furosemide, says the drug treats more)."""
+def _only_of(drug: dict[str, list[str]], pattern: re.Pattern[str]) -> bool:
+    """Whether every class the graph gives a drug (分类, 用途分类) is of one kind: a class of another
+    kind beside it says the drug does more (利尿药 beside 磺胺类 for furosemide, 碘和碘化物 beside
+    造影剂 for 碘化油, which treats iodine deficiency)."""
     classes = [*drug.get("分类", ()), *drug.get("用途分类", ())]
-    return bool(classes) and all(_ANTI_INFECTIVE.search(c) for c in classes)
+    return bool(classes) and all(pattern.search(c) for c in classes)
 
 
 def _qualifiers(indications: Iterable[str]) -> frozenset[str]:

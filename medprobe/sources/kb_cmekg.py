@@ -38,7 +38,7 @@ counts them; the README gives the counts on the full graph):
                  烦躁不安, 轻度食欲下降 -> 食欲减退, 发烧 -> 发热, ``cmekg_values.SYMPTOM_SPELLINGS``)
     moved        symptoms that are lab or imaging results go to the examination findings
     placeholder  无, 不详, 其他, 病因不明, section headers, 手术 as an operation, treatments any
-                 disease may get (手术治疗, 对症治疗, 支持疗法)
+                 disease may get (手术治疗, 对症治疗, 支持疗法), a site that is only a relation (周围, 附近, 局部)
     fragment     one character (except sites: 眼, 肺), no letter at all, or a dangling 样/性/状
     no Chinese   no Chinese character: units ("dL"), genes, codes, English words
     sentence     longer than the aspect allows, or holding a clause word (的, 可, 时, 出现, …)
@@ -98,7 +98,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 33
+VERSION = 34
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -158,10 +158,16 @@ _SYMPTOMS = _Rules(own_forms=True, negatable=True)
 #: a category of complications, none itself (严重并发症)
 _COMPLICATION_CATEGORY = re.compile(r"并发症$")
 _DISEASES = _Rules(max_length=16, own_forms=True, generic_pattern=_COMPLICATION_CATEGORY)
+#: a relational word left alone by a split (关节及周围 -> 周围): it places something near a body part it no
+#: longer names. 全身 stays a site: the whole body is where a systemic disease (红皮病, 登革热, 隐球菌病) occurs
+_RELATIVE_SITES = frozenset({
+    "周围", "周边", "附近", "邻近", "局部", "表面", "内部", "外部", "外周", "深部", "浅表", "两侧", "双侧", "一侧", "单侧",
+    "上方", "下方", "前方", "后方", "各处", "多处", "部位", "其他部位", "任何部位",
+})
 RULES: dict[str, _Rules] = {
     "primary_symptoms": _SYMPTOMS,
     "associated_symptoms": _SYMPTOMS,
-    "anatomical_sites": _Rules(min_length=1),
+    "anatomical_sites": _Rules(min_length=1, generic=_RELATIVE_SITES),
     "secondary_diseases": _DISEASES,
     "related_diseases": _DISEASES,
     "treatment_principles": _Rules(max_length=12, own_forms=True, generic_pattern=_GENERIC_TREATMENT),
