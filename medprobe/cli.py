@@ -27,7 +27,7 @@ from rich.table import Table
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.paths import writable_dir
-from medprobe.sources.audit import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
+from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
 kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")

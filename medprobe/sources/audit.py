@@ -42,41 +42,18 @@ from typing import TYPE_CHECKING, Any
 
 from medprobe.jsonl import read_json, write_json
 from medprobe.sources import audit_rules as rules
+from medprobe.sources.audit_checks import CHECKS, DISTRACTOR_SAMPLE
 
-if TYPE_CHECKING:  # the command line reads CHECKS_BY_KEY to start; the KB's records load when an audit runs
+if TYPE_CHECKING:  # the KB's records load when an audit runs
     from medprobe.sources.kb import Disease, KnowledgeBase
 
 KindOf = Callable[[str], str | None]
 Related = Callable[[str, str], bool]
 
-#: knowledge points whose MultifacetEval distractors are checked (the issue read 300 questions)
-DISTRACTOR_SAMPLE = 300
 EXAMPLES = 3
 #: a value counts as another family's when the KB lists it there at least this often and this many times
 #: as often as under its own family
 MAJORITY_MIN, MAJORITY_FACTOR = 5, 4
-
-
-@dataclass(frozen=True)
-class Check:
-    key: str
-    title: str
-    #: the highest rate (percent of the values looked at) that passes
-    limit: float
-
-
-CHECKS: tuple[Check, ...] = (
-    Check("one_character", "one-character values", 0.05),
-    Check("numbers_units", "numbers and units", 0.05),
-    Check("non_medical", "place names and everyday words", 0.05),
-    Check("fragments", "split fragments", 0.5),
-    Check("near_duplicates", "near-duplicates within a disease's aspect", 1.0),
-    Check("restates_name", "symptoms restating the disease name", 0.5),
-    Check("wrong_kind", "values of the wrong kind for the aspect", 1.0),
-    Check("cross_aspect", "values under two aspect families of one disease", 0.5),
-    Check("distractor_risk", "distractors related to the disease's own values", 1.0),
-)
-CHECKS_BY_KEY = {c.key: c for c in CHECKS}
 
 
 @dataclass
