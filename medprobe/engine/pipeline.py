@@ -20,7 +20,7 @@ from typing import Any, Literal
 from medprobe.engine import extraction
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.lock import RunLock
-from medprobe.engine.rundir import RunDir, fingerprint, git_revision, probes_digest
+from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revision, staged_probes
 from medprobe.engine.runner import RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, write_records
@@ -107,7 +107,7 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model: str | None) -> RunConfig:
+def _config(plan: RunPlan, probe_set: ProbeSet, probes_sha256: str, identity: dict[str, Any], model: str | None) -> RunConfig:
     config = RunConfig(
         method=plan.method,
         command=plan.command,
@@ -125,7 +125,7 @@ def _config(plan: RunPlan, probe_set: ProbeSet, identity: dict[str, Any], model:
         generation=probe_set.generation,
         reference_compatible=plan.reference_compatible,
         probes=len(probe_set.probes),
-        probes_sha256=probes_digest(probe_set.probes),
+        probes_sha256=probes_sha256,
         build_info=probe_set.info,
         versions=package_versions(),
         git_revision=git_revision(),
@@ -214,29 +214,30 @@ def run(plan: RunPlan) -> Outcome:
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
-    config = _config(plan, probe_set, backend.identity(), backend.model_id)
-    with RunLock(config.fingerprint, notice) as lock:
-        rundir, resumed = _open_run(plan, config, probe_set.probes, backend.model_id)
-        lock.holds(rundir.path)
-        try:
-            stats, responses = _ask(plan, method, probe_set, backend, rundir, judge)
-        except BaseException:
-            if not resumed and not rundir.has_responses():
-                rundir.remove()  # nothing in it to resume (a dead endpoint, a refused key, Ctrl-C at once)
-            raise
-        notes = list(getattr(backend, "sent", ()))  # what an HTTP backend sent, under which names
-        summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses), notes=notes)
+    with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory
+        config = _config(plan, probe_set, probes.sha256, backend.identity(), backend.model_id)
+        with RunLock(config.fingerprint, notice) as lock:
+            rundir, resumed = _open_run(plan, config, probes, backend.model_id)
+            lock.holds(rundir.path)
+            try:
+                stats, responses = _ask(plan, method, probe_set, backend, rundir, judge)
+            except BaseException:
+                if not resumed and not rundir.has_responses():
+                    rundir.remove()  # nothing in it to resume (a dead endpoint, a refused key, Ctrl-C at once)
+                raise
+            notes = list(getattr(backend, "sent", ()))  # what an HTTP backend sent, under which names
+            summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses), notes=notes)
     return Outcome(rundir.path, summary, resumed)
 
 
-def _open_run(plan: RunPlan, config: RunConfig, probes: list[Probe], label: str) -> tuple[RunDir, bool]:
+def _open_run(plan: RunPlan, config: RunConfig, probes: StagedProbes, label: str) -> tuple[RunDir, bool]:
     """The unfinished run with this fingerprint, repaired, else a new run directory; and whether
     it resumes. Call it holding the fingerprint's lock."""
     RunDir.discard_partial(plan.out, config.fingerprint)
     found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
     if found is None:
         return RunDir.create(plan.out, label, config, probes), False
-    found.repair(probes, config.probes_sha256)
+    found.repair(probes)
     return found, True
 
 
@@ -309,15 +310,16 @@ def rescore(
         method=method_name, build=build, out=out, reference_compatible=reference_compatible, repeats=repeats,
         command=command or list(sys.argv),
     )
-    config = _config(plan, probe_set, identity, model)
-    with RunLock(config.fingerprint, notice):
-        RunDir.discard_partial(out, config.fingerprint)
-        rundir = RunDir.create(out, "rescore", config, probe_set.probes)
-        with rundir.appender() as appender:
-            for response in responses:
-                appender.write(response)
-        stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
-        summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
+    with staged_probes(out, probe_set.probes) as probes:
+        config = _config(plan, probe_set, probes.sha256, identity, model)
+        with RunLock(config.fingerprint, notice):
+            RunDir.discard_partial(out, config.fingerprint)
+            rundir = RunDir.create(out, "rescore", config, probes)
+            with rundir.appender() as appender:
+                for response in responses:
+                    appender.write(response)
+            stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
+            summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
 
 
