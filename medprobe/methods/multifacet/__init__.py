@@ -19,7 +19,6 @@ from rich.table import Table
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import raw, release, review
-from medprobe.methods.multifacet.from_kb import build_kb_questions
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
 from medprobe.methods.multifacet.templates import template_hash
@@ -73,6 +72,7 @@ class MultifacetMethod:
                     field="--setting",
                     hint="use --setting ao with a knowledge base, or --data pointing at the release folder",
                 )
+            from medprobe.methods.multifacet.from_kb import build_kb_questions  # a release run never needs it
             from medprobe.sources.builtin import resolve_kb
 
             kb = resolve_kb(data)
