@@ -14,22 +14,28 @@ import socket
 import threading
 import zipfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from fixtures import gold_reply
+from fixtures import gold_reply, write_tiny_kb
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from medprobe.methods import ProbeSet
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
-from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, publish
+from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, public_id, publish
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.models import Benchmark, Submission
 from medprobe.platform.submissions import Limits
 from medprobe.platform.worker import Jobs, migrate_queue
+from medprobe.profile.oracle import oracle_responses
+from medprobe.profile.points import points_record
+from medprobe.records import GenerationParams
+from medprobe.report.markdown import pct
 from tests.platform_helpers import Browser, Worker, postgres_cluster, wait_status
 
 CANARY = "CANARY-GOLD-9f1c"
@@ -452,3 +458,50 @@ def test_authorisation_matrix(platform: Platform, scored: dict[str, int]) -> Non
     assert not wrong, "\n".join(wrong)
     mine = {s["id"] for s in platform.app_client.get("/api/submissions", headers=platform.api("bob")).json()}
     assert scored["sd"] not in mine
+
+
+def _oracle_answers(benchmark: Benchmark, known: set[str]) -> bytes:
+    """Answers of a model that knows ``known`` only in MCQ form (medprobe.profile.oracle), under the pack's public ids."""
+    probe_set = ProbeSet(probes_of(benchmark), GenerationParams(), info=benchmark.build_info)
+    replies = oracle_responses([probe_set], points_record(benchmark.build_info["points"]), known, only_mcq=True)
+    lines = [json.dumps({"probe_id": public_id(benchmark.id_key, r.probe_id), "sample": 0, "text": r.text}) for r in replies]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path) -> None:
+    kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
+    reply = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "pf", "data": str(kb), "seed": "0", "size": "6"})
+    assert reply.status_code == 303, reply.text
+    with platform.sessions() as session:
+        benchmarks = list(session.scalars(select(Benchmark).where(Benchmark.slug.startswith("pf-"))))
+        ids = benchmarks[0].build_info["points"]["ids"]
+        known = set(ids[::2])
+        answers = {b.slug: _oracle_answers(b, known) for b in benchmarks}
+    assert sorted(answers) == ["pf-meddisk", "pf-multicog", "pf-multifacet", "pf-sdak"] and len(ids) == 6
+    carol = Browser(platform.app)
+    carol.signup("profile-owner@example.org", "Carol")
+    token = {"authorization": f"Bearer {carol.new_token()}"}
+    submitted = []
+    for slug, data in answers.items():
+        reply = platform.app_client.post(f"/api/benchmarks/{slug}/submissions", headers=token,
+                                         files={"file": ("answers.jsonl", data)}, data={"model": "oracle <mcq>"})
+        assert reply.status_code == 201, reply.text
+        submitted.append(reply.json()["id"])
+    for sid in submitted:
+        assert wait_status(platform.app_client, sid, token["authorization"].split()[1])["status"] == "done"
+
+    page = carol.get("/models/oracle%20%3Cmcq%3E")
+    assert page.status_code == 200, page.text
+    html = page.text
+    assert "oracle &lt;mcq&gt;" in html and "<mcq>" not in html
+    share = f"{len(known)} ({pct(len(known) / len(ids))} %)"
+    assert html.count(f"<td>{share}</td>") == 4  # known as an MCQ, not known each of the four other ways
+    assert "<td>0 (0.0 %)</td>" in html and "<svg" in html
+    assert CANARY not in html and "scores.jsonl" not in html
+    # private submissions: their owner (and admins) see the profile, others do not
+    assert platform.bob.get("/models/oracle%20%3Cmcq%3E").status_code == 404
+    assert platform.admin.get("/models/oracle%20%3Cmcq%3E").status_code == 200
+    for sid in submitted:
+        assert platform.app_client.post(f"/api/submissions/{sid}/leaderboard", headers=token, json={"public": True}).status_code == 200
+    assert platform.bob.get("/models/oracle%20%3Cmcq%3E").text.count(f"<td>{share}</td>") == 4
+    assert platform.app_client.post("/api/benchmarks/pf-sdak/runs", headers=platform.api("admin"), json={"endpoint": "any"}).status_code == 422

@@ -92,13 +92,16 @@ def build_options(spec: BenchmarkSpec) -> BuildOptions:
     return BuildOptions(data=spec.data, limit=spec.size, seed=spec.seed, setting=spec.setting, level=level, options=options)
 
 
-def publish(session: Session, spec: BenchmarkSpec, user_id: int | None) -> Benchmark:
-    """Build the probes with the method plugin and store the benchmark (gold kept server-side)."""
+def publish(session: Session, spec: BenchmarkSpec, user_id: int | None, options: BuildOptions | None = None) -> Benchmark:
+    """Build the probes with the method plugin and store the benchmark (gold kept server-side).
+    ``options`` replaces the spec's build options (a profile's methods build on shared points)."""
     _check_spec(spec)
-    if session.scalar(select(Benchmark.id).where(Benchmark.slug == spec.slug)) is not None:
-        raise MedprobeError(f"a benchmark named '{spec.slug}' exists already", field="slug")
+    _check_free(session, spec.slug)
     method = get_method(spec.method)
-    probe_set = method.build(build_options(spec))
+    options = options or build_options(spec)
+    probe_set = method.build(options)
+    if options.points is not None:  # as the engine's run records them, for joining the scores into a profile
+        probe_set.info["points"] = options.points.record()
     key = secrets.token_hex(16)
     rows = [pack_row(probe, key, probe_set.samples) for probe in probe_set.probes]
     if len({row["id"] for row in rows}) != len(rows):  # 64-bit ids: only a broken key collides
@@ -115,6 +118,26 @@ def publish(session: Session, spec: BenchmarkSpec, user_id: int | None) -> Bench
     session.add(benchmark)
     session.commit()
     return benchmark
+
+
+def _check_free(session: Session, slug: str) -> None:
+    if session.scalar(select(Benchmark.id).where(Benchmark.slug == slug)) is not None:
+        raise MedprobeError(f"a benchmark named '{slug}' exists already", field="slug")
+
+
+def publish_profile(session: Session, prefix: str, data: str, size: int, seed: int, user_id: int | None) -> list[Benchmark]:
+    """The four methods of a knowledge profile as benchmarks ``PREFIX-METHOD``, built on one shared
+    sample of ``size`` knowledge points (as ``medprobe run profile`` builds them), so that one
+    model's submissions to all of them join into its profile on the model page."""
+    from medprobe.profile.points import JOBS, profile_builds
+
+    for job in JOBS:
+        _check_free(session, f"{prefix}-{job.method}")
+    points, builds = profile_builds(data, limit=size, seed=seed)
+    title = f"Knowledge profile {prefix} ({len(points.ids)} points of {data})"
+    return [publish(session, BenchmarkSpec(f"{prefix}-{method}", f"{title}: {method}", method, data, seed, size,
+                                           options={"level": options.level} if options.level else {}), user_id, options)
+            for method, options in builds]
 
 
 def probes_of(benchmark: Benchmark) -> list[Probe]:

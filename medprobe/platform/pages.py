@@ -32,8 +32,9 @@ from medprobe.platform.auth import (
     new_token,
     revoke_token,
 )
-from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish
+from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish, publish_profile
 from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
+from medprobe.platform.profiles import model_profiles
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.submissions import (
     PROMPT_STYLES,
@@ -43,6 +44,7 @@ from medprobe.platform.submissions import (
     start_run,
     submit,
 )
+from medprobe.profile.report import charts, header_rows, sections
 
 #: pages are for browsers; /openapi.json describes the JSON API only
 router = APIRouter(include_in_schema=False)
@@ -232,6 +234,18 @@ async def toggle_public(request: Request, submission_id: RowId, session: DB, use
     return see_other(f"/submissions/{submission_id}")
 
 
+@router.get("/models/{name:path}", response_class=HTMLResponse)
+def model_page(request: Request, name: str, session: DB, user: Who) -> Response:
+    """The model's knowledge profiles (one per owner and shared sample) from the submissions the viewer may see."""
+    profiles = model_profiles(session, user, name)
+    if not profiles:
+        raise Refused(404, f"no knowledge profile of a model '{name}' to show: it needs scored submissions to two or more "
+                           "benchmarks of one profile (published together by an admin)")
+    shown = [{"owner": p.owner, "submissions": p.submissions, "header": header_rows(p.profile), "charts": charts(p.profile),
+              "sections": sections(p.profile)} for p in profiles]
+    return render(request, "model.html", user, name=name, profiles=shown)
+
+
 @router.get("/admin", response_class=HTMLResponse)
 def admin_page(request: Request, session: DB, user: Who) -> Response:
     user = admin_required(user)
@@ -251,6 +265,18 @@ async def admin_publish(request: Request, session: DB, user: Who) -> Response:
                          size=int(size) if size.isdigit() else None, options=options)
     benchmark = publish(session, spec, user.id)
     return see_other(f"/benchmarks/{benchmark.slug}")
+
+
+@router.post("/admin/profile-benchmarks")
+async def admin_publish_profile(request: Request, session: DB, user: Who) -> Response:
+    user = admin_required(user)
+    form = await form_data(request)
+    size, seed = str(form.get("size", "")).strip(), str(form.get("seed", "")).strip()
+    if not size.isdigit() or int(size) < 1:
+        raise Refused(422, "give the number of knowledge points (a whole number ≥ 1)")
+    benchmarks = publish_profile(session, str(form.get("prefix", "")).strip(), str(form.get("data", "")).strip() or "builtin:en",
+                                 int(size), int(seed) if seed.isdigit() else 0, user.id)
+    return see_other(f"/benchmarks/{benchmarks[0].slug}")
 
 
 @router.post("/admin/endpoints")

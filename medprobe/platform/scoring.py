@@ -37,7 +37,7 @@ PUBLIC_FILES = re.compile(r"^(summary\.json|report\.md|[a-z0-9_]+\.svg)$")
 SessionFactory = Callable[[], Session]
 
 
-def _config(benchmark: Benchmark, submission: Submission, probes_sha256: str, probes: int) -> RunConfig:
+def run_config(benchmark: Benchmark, submission: Submission, probes_sha256: str, probes: int) -> RunConfig:
     """The run configuration the engine scores under: the benchmark's build, the submission's model name."""
     return RunConfig(
         method=benchmark.method, command=["medprobe", "serve", f"submission {submission.id}"],
@@ -118,7 +118,7 @@ def _score(benchmark: Benchmark, submission: Submission) -> tuple[dict[str, tupl
         source.mkdir()
         write_records(source / "probes.jsonl", probes)
         write_records(source / "responses.jsonl", _responses(benchmark, submission, internal))
-        config = _config(benchmark, submission, probes_digest(probes), len(probes))
+        config = run_config(benchmark, submission, probes_digest(probes), len(probes))
         write_json(source / "config.json", config.model_dump(mode="json"))
         outcome = rescore(benchmark.method, source, "medprobe", BuildOptions(), out=Path(tmp) / "out",
                           reference_compatible=False, command=config.command)

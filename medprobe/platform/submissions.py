@@ -104,6 +104,8 @@ def submit(
 
 def start_run(session: Session, jobs: Any, admin: User, benchmark: Benchmark, endpoint_name: str, model_name: str) -> Submission:
     """An admin's run of a benchmark against a registered endpoint (see ``runforme``)."""
+    if "points" in benchmark.build_info:  # runforme rebuilds the probes from the spec, which holds no shared points
+        raise Refused(422, "a knowledge profile's benchmark cannot be run for you; upload answers to its probe pack instead")
     endpoint = session.scalar(select(Endpoint).where(Endpoint.name == endpoint_name))
     if endpoint is None:
         raise Refused(404, f"no endpoint '{endpoint_name[:80]}'")

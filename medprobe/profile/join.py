@@ -117,7 +117,11 @@ def point_of(kp: str, ids: set[str], build_info: dict[str, Any]) -> str | None:
 
 def join_runs(paths: list[Path]) -> Joined:
     """The cells of every way of these runs, or a user error naming what does not belong together."""
-    runs = [load_profile_run(path) for path in paths]
+    return join_loaded([load_profile_run(path) for path in paths])
+
+
+def join_loaded(runs: list[ProfileRun]) -> Joined:
+    """``join_runs`` on runs already read (the platform reads them from its database, not from run directories)."""
     first = runs[0]
     for run in runs[1:]:
         check_same(first, run, "model")

@@ -1,0 +1,73 @@
+"""A model's knowledge profile on the platform: its scored submissions to benchmarks published on one
+shared sample of knowledge points (``publish_profile``), joined point by point with the profile's own
+join and analysis code, as ``medprobe profile`` joins run directories.
+
+The per-item scores stay on the server; the page shows only the profile's aggregates (per method,
+per aspect, illusions, agreement, per disease) of one owner's submissions. A viewer sees the
+submissions ``may_see`` allows: the owner and admins all of them, anyone else only public ones, so a
+profile shown to others is joined from public submissions only.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from medprobe.platform.auth import may_see
+from medprobe.platform.models import ResultFile, Submission, User
+from medprobe.platform.scoring import run_config
+from medprobe.profile.analysis import build_profile
+from medprobe.profile.join import ProfileRun, join_loaded
+from medprobe.profile.points import points_record
+from medprobe.records import ItemScore
+
+#: a profile needs at least two ways of asking to say anything one benchmark's page does not
+MIN_METHODS = 2
+
+
+@dataclass
+class ModelProfile:
+    """One owner's profile of a model on one shared sample, and the submissions it joins."""
+
+    owner: str
+    submissions: list[Submission]
+    profile: dict[str, Any]
+
+
+def _sample_key(submission: Submission) -> tuple[int, str, int, tuple[str, ...]]:
+    """Submissions join when one owner made them on the same knowledge base, seed and points."""
+    points = submission.benchmark.build_info["points"]
+    return submission.user_id, points["kb_sha256"], submission.benchmark.seed, tuple(points["ids"])
+
+
+def profile_run(session: Session, submission: Submission) -> ProfileRun:
+    """A scored submission as the profile reads a run: its benchmark's build, summary and item scores."""
+    scores = session.get(ResultFile, (submission.id, "scores.jsonl"))
+    benchmark = submission.benchmark
+    config = run_config(benchmark, submission, "", benchmark.probes).model_copy(
+        update={"model_identity": {"platform_user": submission.user_id}})
+    items = [ItemScore.model_validate_json(line) for line in (scores.content if scores else "").splitlines() if line]
+    return ProfileRun(Path(f"/submissions/{submission.id}"), config, submission.summary or {},
+                      points_record(benchmark.build_info["points"]), items)
+
+
+def model_profiles(session: Session, viewer: User | None, model_name: str) -> list[ModelProfile]:
+    """The profiles of ``model_name`` the viewer may see: per owner and shared sample, the latest done
+    submission of each method, where at least MIN_METHODS methods were answered."""
+    query = select(Submission).where(Submission.model_name == model_name, Submission.status == "done").order_by(Submission.id)
+    groups: dict[tuple[int, str, int, tuple[str, ...]], dict[str, Submission]] = defaultdict(dict)
+    for submission in session.scalars(query):
+        if "points" in submission.benchmark.build_info and may_see(viewer, submission):
+            groups[_sample_key(submission)][submission.benchmark.method] = submission
+    found = []
+    for by_method in groups.values():
+        if len(by_method) >= MIN_METHODS:
+            chosen = list(by_method.values())
+            joined = join_loaded([profile_run(session, s) for s in chosen])
+            found.append(ModelProfile(chosen[0].user.name, chosen, build_profile(joined)))
+    return found
