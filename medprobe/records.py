@@ -7,6 +7,7 @@ elsewhere, import the responses, score them).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,9 +17,24 @@ Role = Literal["system", "user", "assistant"]
 
 
 class Record(BaseModel):
-    """Base for all records: unknown fields are errors, so typos in files are caught."""
+    """Base for all records: unknown fields are errors, so typos in files are caught.
+
+    Every record of one class shares one set of all its field names as pydantic's "fields set".
+    Pydantic gives each instance its own set of the names it was given, about 700 bytes for ten
+    fields; a run at 80,000 probes holds that many probes, requests and responses, and medprobe never
+    asks which fields were given (no ``exclude_unset``). Assigning a field adds a name the set
+    already holds, and ``model_copy`` copies it, so the shared set never changes.
+    """
 
     model_config = ConfigDict(extra="forbid")
+
+    def model_post_init(self, context: Any, /) -> None:
+        object.__setattr__(self, "__pydantic_fields_set__", _all_fields(type(self)))
+
+
+@cache
+def _all_fields(cls: type[Record]) -> set[str]:
+    return set(cls.model_fields)
 
 
 class Message(Record):
