@@ -18,19 +18,15 @@ import random
 from typing import Any
 
 from medprobe.errors import MedprobeError
+from medprobe.parsing.exact_answers import ANSWER_WORDS
 from medprobe.records import AnswerFormat, Request, Response
-
-REPLY_WORDS = {
-    "en": {"true": "true", "false": "false", "yes": "yes", "no": "no", "correct": "correct", "incorrect": "incorrect, the correct answer is {}", "refute": "incorrect"},
-    "zh": {"true": "正确", "false": "错误", "yes": "是", "no": "否", "correct": "正确", "incorrect": "错误，正确答案是{}", "refute": "错误"},
-}
 
 
 def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
     """One uniformly random answer written the way the probe's demos write answers."""
     if fmt.kind in ("dialogue_turn", "dialogue_list"):
         return _dialogue_reply(fmt, rng)
-    words = REPLY_WORDS[fmt.language]
+    words = ANSWER_WORDS[fmt.language]
     letters = fmt.options
     if fmt.kind == "true_false":
         return words["true"] if rng.random() < 0.5 else words["false"]

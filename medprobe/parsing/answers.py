@@ -15,6 +15,7 @@ from typing import Any
 from medprobe.parsing.base import Parsed, ParseResult
 from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
+from medprobe.parsing.exact_answers import exact_answer
 from medprobe.parsing.option_letter import EMPTY_REPLY
 from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
@@ -54,6 +55,9 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     a reply that answers a question of its own instead is unparsed."""
     if reply is None:
         return Reading(None, NO_REPLY, "the request failed")
+    exact = exact_answer(reply, fmt)
+    if exact is not None:
+        return exact
     text = answer_text(reply)
     if text is None:
         return Reading(None, UNPARSED, "the reasoning block never ends")

@@ -10,7 +10,7 @@ of the MCQ against every other way: that is how the profile itself is tested.
 from __future__ import annotations
 
 from medprobe.methods import ProbeSet, SharedPoints
-from medprobe.models.random_model import REPLY_WORDS
+from medprobe.parsing.exact_answers import ANSWER_WORDS
 from medprobe.profile.join import point_of
 from medprobe.records import Probe, Response
 
@@ -26,7 +26,7 @@ def _other(options: list[str], letter: str) -> str:
 def oracle_reply(probe: Probe, right: bool) -> str:
     """The right reply to ``probe``, or a wrong one."""
     fmt, gold = probe.answer_format, probe.gold
-    words = REPLY_WORDS[fmt.language]
+    words = ANSWER_WORDS[fmt.language]
     if fmt.kind == "free_text":
         return gold["reference"] if right else NO_RECALL[fmt.language]
     if fmt.kind == "option_letter":
