@@ -8,7 +8,7 @@ elsewhere, import the responses, score them).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,14 +22,21 @@ class Record(BaseModel):
     Every record of one class shares one set of all its field names as pydantic's "fields set".
     Pydantic gives each instance its own set of the names it was given, about 700 bytes for ten
     fields; a run at 80,000 probes holds that many probes, requests and responses, and medprobe never
-    asks which fields were given (no ``exclude_unset``). Assigning a field adds a name the set
-    already holds, and ``model_copy`` copies it, so the shared set never changes.
+    asks which fields were given (no ``exclude_unset``). Assigning or updating a field adds a name
+    the set already holds, so the shared set never changes.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     def model_post_init(self, context: Any, /) -> None:
         object.__setattr__(self, "__pydantic_fields_set__", _all_fields(type(self)))
+
+    def __copy__(self) -> Self:
+        """A copy (``model_copy``, which then adds the updated names, all of them fields already)
+        shares the set too; pydantic's own copy would give it a set of its own."""
+        copied = super().__copy__()
+        object.__setattr__(copied, "__pydantic_fields_set__", _all_fields(type(self)))
+        return copied
 
 
 @cache

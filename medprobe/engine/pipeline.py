@@ -11,7 +11,7 @@ import hashlib
 import importlib.metadata
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,13 +21,13 @@ from medprobe.engine import extraction
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.lock import RunLock
 from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revision, staged_probes
-from medprobe.engine.runner import RunStats, execute, notice
+from medprobe.engine.runner import Requests, RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
-from medprobe.records import Message, Probe, Request, Response, RunConfig, request_id
+from medprobe.records import GenerationParams, Message, Probe, Request, Response, RunConfig, request_id
 from medprobe.report.markdown import render_report
 from medprobe.verification import verified_probe_set
 
@@ -66,35 +66,43 @@ def sample_seed(seed: int, sample: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{sample}".encode()).digest()[:4], "big") >> 1
 
 
-def build_requests(probe_set: ProbeSet, *, style: PromptStyle, repeats: int, seed: int) -> list[Request]:
-    """Requests for every probe x sample; greedy requests carry no seed, so changing ``--seed``
-    does not invalidate their cached answers."""
-    params = probe_set.generation
-    total = probe_set.samples * repeats
-    requests = []
-    for probe in probe_set.probes:
-        if style == "chat":
-            messages = ([Message(role="system", content=probe.system)] if probe.system else []) + [
-                Message(role="user", content=probe.prompt)
-            ]
-            prompt = None
-        else:
-            messages = None
-            prompt = f"{probe.system}\n\n{probe.prompt}" if probe.system else probe.prompt
-        for sample in range(total):
-            requests.append(
-                Request(
+@dataclass(frozen=True)
+class RequestsFor:
+    """The requests for every probe x sample, made as they are read: the runner reads them a window
+    at a time, so a run of 80,000 probes never holds 80,000 requests beside them. Greedy requests
+    carry no seed, so changing ``--seed`` does not invalidate their cached answers."""
+
+    probes: Sequence[Probe]
+    params: GenerationParams
+    samples: int
+    style: PromptStyle
+    seed: int
+
+    def __len__(self) -> int:
+        return len(self.probes) * self.samples
+
+    def __iter__(self) -> Iterator[Request]:
+        params = self.params
+        for probe in self.probes:
+            if self.style == "chat":
+                messages = ([Message(role="system", content=probe.system)] if probe.system else []) + [
+                    Message(role="user", content=probe.prompt)
+                ]
+                prompt = None
+            else:
+                messages = None
+                prompt = f"{probe.system}\n\n{probe.prompt}" if probe.system else probe.prompt
+            for sample in range(self.samples):
+                yield Request(
                     id=request_id(probe.id, sample),
                     probe_id=probe.id,
                     sample=sample,
                     messages=messages,
                     prompt=prompt,
                     params=params,
-                    seed=sample_seed(seed, sample) if params.temperature > 0 else None,
+                    seed=sample_seed(self.seed, sample) if params.temperature > 0 else None,
                     answer_format=probe.answer_format,
                 )
-            )
-    return requests
 
 
 def package_versions() -> dict[str, str]:
@@ -159,39 +167,59 @@ class Session:
     def __post_init__(self) -> None:
         self.answers.update(self.done)
 
-    def requests_for(self, probes: list[Probe]) -> list[Request]:
-        return build_requests(
-            ProbeSet(probes, self.probe_set.generation, self.probe_set.samples), style=self.plan.prompt_style,
-            repeats=engine_repeats(self.plan, self.probe_set), seed=self.plan.build.seed,
-        )
+    def requests_for(self, probes: Sequence[Probe]) -> RequestsFor:
+        samples = self.probe_set.samples * engine_repeats(self.plan, self.probe_set)
+        return RequestsFor(probes, self.probe_set.generation, samples, self.plan.prompt_style, self.plan.build.seed)
 
     async def ask(
-        self, requests: list[Request], backend: ModelBackend | None = None, progress: bool | None = None
+        self, requests: Requests, backend: ModelBackend | None = None, progress: bool | None = None
     ) -> list[Response]:
         """Answer ``requests`` (with ``backend`` instead of the run's model, e.g. a judge); ``progress``
         False hides the per-call bar when the caller shows its own."""
         got: dict[str, Response] = {}
+        ids: list[str] = []
+
+        def noted() -> Iterator[Request]:
+            """The requests, each id noted as the runner reads it."""
+            for request in requests:
+                ids.append(request.id)
+                yield request
 
         def sink(response: Response) -> None:
             self.appender.write(response)
-            got[response.request_id] = response
-            previous = self.answers.get(response.request_id)
+            rid = response.request_id
+            got[rid] = response
+            previous = self.answers.get(rid)
             if previous is None or previous.error is not None or response.error is None:  # as RunDir.responses reads the file
-                self.answers[response.request_id] = response
+                self.answers[rid] = response
 
         stats = await execute(
             backend or self.backend,
-            requests,
+            _Sized(noted(), len(requests)),
             sink,
-            done=[r.id for r in requests if r.id in self.done],
+            done=self.done,
             cache=self.cache,
             progress=self.plan.progress if progress is None else progress,
         )
         for name in ("total", "resumed", "from_cache", "sent", "errors", "prompt_tokens", "completion_tokens"):
             setattr(self.stats, name, getattr(self.stats, name) + getattr(stats, name))
         self.stats.elapsed_s += stats.elapsed_s
-        self.asked += [r.id for r in requests]
-        return [got.get(r.id) or self.done[r.id] for r in requests]
+        self.asked += ids
+        return [got.get(rid) or self.done[rid] for rid in ids]
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """An iterator with the length of what it iterates, for the runner's progress and counts."""
+
+    items: Iterator[Request]
+    length: int
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __iter__(self) -> Iterator[Request]:
+        return self.items
 
 
 def engine_repeats(plan: RunPlan, probe_set: ProbeSet) -> int:

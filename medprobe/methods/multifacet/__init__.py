@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
@@ -26,6 +26,9 @@ from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.verification import ReviewItem
 
+if TYPE_CHECKING:
+    from medprobe.methods.multifacet.from_kb import KbQuestions
+
 #: keeps a completion-style model from running on into the next example. Nothing stops at a blank
 #: line: chat models often put the answer after one ("**Answer**\n\nC"); strict reading takes the
 #: answer statements and ignores the explanation around them
@@ -34,6 +37,15 @@ AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
 COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
 COT_SAMPLES = 5
 SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}
+
+
+def _kb_questions(data: str, options: BuildOptions) -> KbQuestions:
+    """The questions of a knowledge base; the KB itself is let go on return, before the questions
+    become probes."""
+    from medprobe.methods.multifacet.from_kb import build_kb_questions  # a release run never needs it
+    from medprobe.sources.builtin import resolve_kb
+
+    return build_kb_questions(resolve_kb(data), seed=options.seed, limit=options.limit, points=options.point_ids())
 
 
 class MultifacetMethod:
@@ -72,18 +84,14 @@ class MultifacetMethod:
                     field="--setting",
                     hint="use --setting ao with a knowledge base, or --data pointing at the release folder",
                 )
-            from medprobe.methods.multifacet.from_kb import build_kb_questions  # a release run never needs it
-            from medprobe.sources.builtin import resolve_kb
-
-            kb = resolve_kb(data)
-            built = build_kb_questions(kb, seed=options.seed, limit=options.limit, points=options.point_ids())
-            questions, demos, language = built.questions, built.demos, kb.language
+            built = _kb_questions(data, options)
+            questions, demos, language = built.questions, built.demos, str(built.info["language"])
             info = {"kind": "knowledge-base", **built.info}
-        if not questions:
+        probes = to_probes(questions, demos, language, cot)
+        if not probes:
             raise MedprobeError(f"no questions could be built from {data}")
         info["templates"] = template_hash()
-        info["questions"] = {t: sum(q.task == t for q in questions) for t in TASKS}
-        probes = to_probes(questions, demos, language, cot)
+        info["questions"] = {t: sum(p.facet == t for p in probes) for t in TASKS}
         return ProbeSet(probes, COT if cot else AO, COT_SAMPLES if cot else 1, setting, info)
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:

@@ -300,7 +300,11 @@ def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
 
 @dataclass
 class KbQuestions:
-    questions: list[Question]
+    """A build's questions, made one knowledge point at a time as they are read (a build of 8,000
+    points turns each into probes at once instead of holding 80,000 questions beside their probes),
+    its solved examples and what it chose."""
+
+    questions: Iterator[Question]
     demos: dict[tuple[str, bool], list[Demo]]
     info: dict[str, object]
 
@@ -350,7 +354,7 @@ def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, point
     chosen.sort(key=lambda pair: pair[0].id)
 
     language = kb.language
-    questions = [q for kp, wrong in chosen for q in kp_questions(kp, draw(kp, wrong, item_rng(seed, "draw", kp.id)), language)]
+    questions = (q for kp, wrong in chosen for q in kp_questions(kp, draw(kp, wrong, item_rng(seed, "draw", kp.id)), language))
     demos: dict[tuple[str, bool], list[Demo]] = defaultdict(list)
     for i, (kp, wrong) in enumerate(demo_kps):
         for key, demo in _demo_questions(kp, wrong, seed, language, i):

@@ -9,6 +9,7 @@ solved examples.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,7 @@ class Demo:
     rationale: str | None = None
 
 
-def to_probes(questions: list[Question], demos: dict[tuple[str, bool], list[Demo]], language: str, cot: bool) -> list[Probe]:
+def to_probes(questions: Iterable[Question], demos: dict[tuple[str, bool], list[Demo]], language: str, cot: bool) -> list[Probe]:
     """Instruction + 5 solved examples of the same task and polarity + the question.
 
     Negated questions get negated examples, as in the reference scripts (REFERENCE_METHODS §2.2).
