@@ -7,11 +7,13 @@ another tool's result files). Both end in the same ``finish`` so their outputs l
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import importlib.metadata
 import platform
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -233,7 +235,40 @@ def run(plan: RunPlan) -> Outcome:
     judge = extraction.judge_model(plan.build.options)
     if judge is not None:
         plan = replace(plan, build=replace(plan.build, options={k: v for k, v in plan.build.options.items() if k != "extractor"}))
-    probe_set = verified_probe_set(method, plan.build)
+    with collector_paused():
+        probe_set = verified_probe_set(method, plan.build)
+    with frozen_heap():
+        return _run_built(plan, method, probe_set, judge)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while building probes: a build is pure computation that makes
+    millions of objects, nearly all of them kept or freed by reference counting, and the collector
+    walked the growing heap again and again (a third of building 80,000 probes). Collected after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """What exists now (the probes above all) is left out of cyclic garbage collection until the
+    run ends: it lives that long, and walking it at every collection while the answers come in
+    cost a fifth of a run at 80,000 probes. Reference counting still frees it as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | None) -> Outcome:
+    """Ask the model about built probes, then score (``run``'s second half)."""
     if plan.build.points is not None:
         probe_set.info["points"] = plan.build.points.record()
     if judge is not None:

@@ -38,6 +38,7 @@ from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, KnowledgePoint
+from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.cmekg_codes import department_systems
 from medprobe.sources.cmekg_values import age_or_sex_group, general_finding, general_treatment
@@ -352,6 +353,7 @@ def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, point
         else:
             chosen.append((kp, wrong))
     chosen.sort(key=lambda pair: pair[0].id)
+    hpo_terms.release()  # the distractors are drawn; the questions need no ontology
 
     language = kb.language
     questions = (q for kp, wrong in chosen for q in kp_questions(kp, draw(kp, wrong, item_rng(seed, "draw", kp.id)), language))
