@@ -34,6 +34,8 @@ from medprobe.records import Request, Response
 MAX_CONSECUTIVE_ERRORS = 25
 #: a request waiting longer than this is reported while it waits (a hung or overloaded server)
 SLOW_REQUEST_S = 30.0
+#: the progress bar is told of answers at most this often
+SHOW_EVERY_S = 0.1
 
 
 @dataclass
@@ -92,13 +94,23 @@ class ProgressBar:
         )
         self.total = total
         self.task = self.bar.add_task(label, total=total, rate="", errors="", waiting="")
-        self.started = time.perf_counter()
-        self.done = 0
+        self.started = self.shown = time.perf_counter()
+        self.done = self.errors = 0
 
     def advance(self, errors: int) -> None:
+        """One more answer. The bar hears of answers at most every ``SHOW_EVERY_S`` (it is redrawn ten
+        times a second): updating it per answer was a fifth of the runner's own work on a fast server."""
         self.done += 1
-        rate = self.done / max(1e-9, time.perf_counter() - self.started)
-        self.bar.update(self.task, advance=1, rate=f"{rate:.1f} {self.unit}/s", errors=f"[red]{errors} errors" if errors else "")
+        self.errors = errors
+        now = time.perf_counter()
+        if now - self.shown >= SHOW_EVERY_S:
+            self._show(now)
+
+    def _show(self, now: float) -> None:
+        self.shown = now
+        rate = self.done / max(1e-9, now - self.started)
+        errors = f"[red]{self.errors} errors" if self.errors else ""
+        self.bar.update(self.task, completed=self.done, rate=f"{rate:.1f} {self.unit}/s", errors=errors)
 
     def skip(self, n: int) -> None:
         """``n`` requests fewer to send: answered already, by this run's file or the cache."""
@@ -114,6 +126,7 @@ class ProgressBar:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._show(time.perf_counter())
         self.bar.__exit__(*exc)
 
 
