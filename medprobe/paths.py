@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from medprobe.errors import MedprobeError
@@ -41,15 +40,3 @@ def writable_dir(path: Path, chosen_by: str) -> Path:
         raise MedprobeError(f"cannot write in {nearest}{where}: {exc.strerror or exc}", field=chosen_by) from None
     return path
 
-
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    """Let ``write`` fill a file of this process's own beside ``path``, then rename it into place:
-    the file appears complete or not at all, so an interrupted write or two processes writing at
-    once never leave half a file behind for the next reader."""
-    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
-    os.close(handle)
-    try:
-        write(Path(scratch))
-        os.replace(scratch, path)
-    finally:
-        Path(scratch).unlink(missing_ok=True)

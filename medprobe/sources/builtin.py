@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from medprobe.errors import MedprobeError
-from medprobe.paths import home_dir, write_atomically
+from medprobe.paths import home_dir
 from medprobe.sources import kb_cmekg, kb_hpo
 from medprobe.sources.kb import Disease, KnowledgeBase, load_kb, write_kb
 
@@ -31,14 +31,14 @@ def builtin_kb_path(name: str) -> Path:
     path = home_dir() / "kb" / f"{key}-{VERSIONS[key]}-{_package_version()}.jsonl"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        _build(path, BUILDERS[key])
+        write_kb(path, BUILDERS[key]())  # write_records replaces the file whole
     return path
 
 
 def build_builtin(name: str, output: Path) -> Path:
     """Build a built-in KB afresh into ``output`` (the cache is left alone)."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    _build(output, BUILDERS[_canonical(name)])
+    write_kb(output, BUILDERS[_canonical(name)]())
     return output
 
 
@@ -66,10 +66,6 @@ def _canonical(name: str) -> str:
 def _choices() -> str:
     names = [f"builtin:{n}" for n in BUILDERS] + [f"builtin:{a} (= {k})" for a, k in ALIASES.items()]
     return "use one of " + ", ".join(names) + ", or the path of a KB JSONL file"
-
-
-def _build(path: Path, builder: Callable[[], list[Disease]]) -> None:
-    write_atomically(path, lambda scratch: write_kb(scratch, builder()))
 
 
 def _package_version() -> str:

