@@ -24,7 +24,10 @@ distractor_risk    MultifacetEval questions for a seeded sample of knowledge poi
                    ``hpo_terms.related_terms``, the same HPO term, an ancestor or a descendant; Chinese:
                    ``cmekg_values.related_to_any``, another spelling or the same body region) against the
                    disease's own values of the aspect's family: a distractor related to one of them may well
-                   be right. Not run where the language has no such function.
+                   be right. Not run where the language has no such function. The builder leaves out such
+                   options itself (with the same relation in Chinese, a wider one in English), so with it
+                   the count is 0 by construction: the check guards the builder against regressing and
+                   says nothing new about the KB's own values.
 
 A check's rate is its count over the values it looks at (for distractor_risk: the distractor options
 shown), in percent; a rate above the check's limit fails the audit. ``kb build`` records an audit next to

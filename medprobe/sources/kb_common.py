@@ -259,16 +259,19 @@ def sentence_case(text: str, *, inline: bool = False) -> str:
 
 def _effects(effects: dict[str, str]) -> str:
     """{"fasting_glucose": "high", "hba1c": "high"} -> "High fasting glucose; high hemoglobin A1c (HbA1c)"."""
-    text = "; ".join(f"{direction} {sentence_case(CLINICAL_LABELS[item], inline=True)}" for item, direction in effects.items())
-    return text[:1].upper() + text[1:]
+    return _findings(f"{direction} {sentence_case(CLINICAL_LABELS[item], inline=True)}" for item, direction in effects.items())
 
 
 def _scales(code: str) -> str:
     """The rating scales the condition scores abnormally on: "Low MMSE score" for Alzheimer's disease
     (a low MMSE is the abnormal one), "High PHQ-9 score; high MADRS score" for depression."""
-    results = [f"{'high' if ASSESSMENT_INSTRUMENTS[s]['higher_is_worse'] else 'low'} {ASSESSMENT_INSTRUMENTS[s]['name']} score"
-               for s in CONDITION_ASSESSMENTS.get(code, ())]
-    text = "; ".join(results)
+    return _findings(f"{'high' if ASSESSMENT_INSTRUMENTS[s]['higher_is_worse'] else 'low'} {ASSESSMENT_INSTRUMENTS[s]['name']} score"
+                     for s in CONDITION_ASSESSMENTS.get(code, ()))
+
+
+def _findings(parts: Iterable[str]) -> str:
+    """Findings as one text value, "; " between them and a capital first ("" for none)."""
+    text = "; ".join(parts)
     return text[:1].upper() + text[1:]
 
 

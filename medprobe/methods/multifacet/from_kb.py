@@ -68,6 +68,8 @@ GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {"zh": general_treatment}
 #: language -> whether a group of people is one of an age or a sex (in Chinese: 50岁以上患者, 中年男性): such
 #: groups overlap from disease to disease, so one is never a wrong answer
 GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
+#: aspect family (``audit_rules.FAMILIES``) -> the language's test for a value any disease may have
+GENERAL_BY_FAMILY = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
 #: distractor: a finding that hundreds of diseases share (食欲减退, Seizure) cannot be called wrong for
 #: a disease merely because the KB does not list it
@@ -184,7 +186,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
-    general = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
+    general = GENERAL_BY_FAMILY.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
