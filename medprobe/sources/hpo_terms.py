@@ -163,8 +163,11 @@ KIND_SHOWN = 2
 
 def related_to_any(candidate: str, names: Iterable[str]) -> bool:
     """Whether ``candidate`` is the same HPO term as one of ``names``, or an ancestor or a
-    descendant of one, or of a kind that the names show more than once (``of_a_shown_kind``):
-    ``related_terms`` against each name, answered from the names' ``_Known`` summary."""
+    descendant of one, or of a kind that the names show more than once: at least ``KIND_SHOWN`` of
+    them fall under one of the candidate's parents (a disease with focal and myoclonic seizures may
+    well have nocturnal ones too, while one with a micropenis alone has no long penis: a sibling under
+    a parent that holds one finding is a fair wrong option, often the opposite finding). Answered
+    from the names' ``_Known`` summary."""
     known = _known(tuple(names))
     if _word_set(candidate) in known.word_sets:
         return True
@@ -172,15 +175,6 @@ def related_to_any(candidate: str, names: Iterable[str]) -> bool:
     if term is None:
         return False
     return term in known.covered or not ancestors(term).isdisjoint(known.ids) or _shown_kind(term, known)
-
-
-def of_a_shown_kind(candidate: str, names: Iterable[str]) -> bool:
-    """Whether at least ``KIND_SHOWN`` of ``names`` fall under one of the candidate's parents: a
-    disease with focal and myoclonic seizures may well have nocturnal ones too, while one with a
-    micropenis alone has no long penis (a sibling under a parent that holds one finding is a fair
-    wrong option, often the opposite finding)."""
-    term = term_id(candidate)
-    return term is not None and _shown_kind(term, _known(tuple(names)))
 
 
 @dataclass(frozen=True)
