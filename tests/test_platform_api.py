@@ -470,6 +470,8 @@ def _oracle_answers(benchmark: Benchmark, known: set[str]) -> bytes:
 
 def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path) -> None:
     kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
+    bad_seed = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "pf", "data": str(kb), "seed": "-1", "size": "6"})
+    assert bad_seed.status_code == 422 and "seed" in bad_seed.text
     reply = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "pf", "data": str(kb), "seed": "0", "size": "6"})
     assert reply.status_code == 303, reply.text
     with platform.sessions() as session:

@@ -274,8 +274,10 @@ async def admin_publish_profile(request: Request, session: DB, user: Who) -> Res
     size, seed = str(form.get("size", "")).strip(), str(form.get("seed", "")).strip()
     if not size.isdigit() or int(size) < 1:
         raise Refused(422, "give the number of knowledge points (a whole number ≥ 1)")
+    if seed and not seed.isdigit():
+        raise Refused(422, "give the seed as a whole number ≥ 0, or leave it empty for 0")
     benchmarks = publish_profile(session, str(form.get("prefix", "")).strip(), str(form.get("data", "")).strip() or "builtin:en",
-                                 int(size), int(seed) if seed.isdigit() else 0, user.id)
+                                 int(size), int(seed or 0), user.id)
     return see_other(f"/benchmarks/{benchmarks[0].slug}")
 
 
