@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from medprobe.sources.cmekg_values import merge_near_duplicates, parts
 from medprobe.sources.cmekg_vocab import NON_ENTITY_KINDS, Graph, Vocabulary, is_patent_medicine, substance
@@ -64,6 +65,16 @@ _TUMOUR = re.compile(r"癌|瘤|白血病")
 Rejection = Callable[[str], str | None]
 
 
+@dataclass(frozen=True)
+class _Target:
+    """The disease whose medications are being picked: its names, whether it is an infection, and
+    whether some label names it as its patients' state (绝经 of 绝经后骨质疏松)."""
+
+    own: tuple[str, ...]
+    infection: bool
+    state: bool
+
+
 class Medications:
     """Picks one disease's medications; ``noise`` counts what each rule removed."""
 
@@ -76,35 +87,31 @@ class Medications:
             if "适应症" in po and vocabulary.subjects.get(subject) == "drug" and not is_patent_medicine(po):
                 self.labels.setdefault(_drug_name(substance(subject)), []).append(subject)
         self.states = _qualifiers(i for subjects in self.labels.values() for s in subjects for i in graph[s]["适应症"])
-        # the disease ``of`` is picking for: whether it is an infection, and whether labels name it as patients' state
-        self._infection = False
-        self._state = False
 
     def of(self, po: dict[str, list[str]], own: tuple[str, ...], rejection: Rejection) -> list[str]:
         """药物治疗 first, then the substances of 相关药物 by how many of the disease's products hold
         them; near-duplicates merged, at most ``MAX_MEDICATIONS``."""
-        self._infection = is_infection(own[0], po)
-        self._state = any(name in self.states for name in own)
-        curated = [name for item in po.get("药物治疗", ()) for name in self._curated(item, own, rejection)]
-        listed = self._listed(po.get("相关药物", ()), own)
+        target = _Target(own, is_infection(own[0], po), any(name in self.states for name in own))
+        curated = [name for item in po.get("药物治疗", ()) for name in self._curated(item, target, rejection)]
+        listed = self._listed(po.get("相关药物", ()), target)
         merged, dropped = merge_near_duplicates(dict.fromkeys([*curated, *listed]))
         self.noise["medications: near duplicate"] += len(dropped)
         self.noise["medications: over cap"] += max(0, len(merged) - MAX_MEDICATIONS)
         return merged[:MAX_MEDICATIONS]
 
-    def _curated(self, item: str, own: tuple[str, ...], rejection: Rejection) -> list[str]:
+    def _curated(self, item: str, target: _Target, rejection: Rejection) -> list[str]:
         names = []
         for part in parts(item):
             for piece in _COMBINED.split(part):
                 name = _drug_name(substance(_ROUTE.sub("", piece.strip())))
-                reason = self._reason(name, own) or rejection(name)
+                reason = self._reason(name, target) or rejection(name)
                 if reason:
                     self.noise[f"medications: {reason}"] += 1
                 elif name:
                     names.append(name)
         return names
 
-    def _reason(self, name: str, own: tuple[str, ...], product: bool = False) -> str | None:
+    def _reason(self, name: str, target: _Target, product: bool = False) -> str | None:
         """Why a name is no medication of the disease; a product's name (``product``) is a drug by
         the graph's own typing, so only what no drug is called is refused (live bacteria are drugs)."""
         if not _CJK.search(name):
@@ -119,23 +126,23 @@ class Medications:
         kind = self.vocabulary.kind(name)
         if kind in NON_ENTITY_KINDS or (not product and kind not in ("drug", "herb")):
             return f"not a drug ({kind or 'unknown term'})"
-        if labels and not any(self._share(item, own) for item in labels):
+        if labels and not any(self._share(item, target) for item in labels):
             return "its labels never name the disease"
-        if any(_qualifies(self.graph[item].get("适应症", []), own) for item in labels):
+        if any(_qualifies(self.graph[item].get("适应症", []), target.own) for item in labels):
             return "its labels name the disease's people only (绝经后…)"
         return None
 
-    def _listed(self, items: Iterable[str], own: tuple[str, ...]) -> list[str]:
+    def _listed(self, items: Iterable[str], target: _Target) -> list[str]:
         products: Counter[str] = Counter()
         shares: dict[str, float] = {}
         for item in items:
             name = _drug_name(substance(item))
-            reason = self._product_reason(item) or self._reason(name, own, product=True)
+            reason = self._product_reason(item) or self._reason(name, target, product=True)
             if reason:
                 self.noise[f"medications: {reason}"] += 1
                 continue
             products[name] += 1
-            shares[name] = max(shares.get(name, 0.0), self._share(item, own))
+            shares[name] = max(shares.get(name, 0.0), self._share(item, target))
         kept = [n for n in products if shares[n] >= MAIN_SHARE or (products[n] >= MANY_PRODUCTS and shares[n] >= MANY_SHARE)]
         self.noise["medications: not a main indication"] += sum(products[n] for n in products if n not in kept)
         return sorted(kept, key=lambda n: (-products[n], n))
@@ -152,16 +159,16 @@ class Medications:
             return "vaccine"
         return None
 
-    def _share(self, item: str, own: tuple[str, ...]) -> float:
+    def _share(self, item: str, target: _Target) -> float:
         """The part of the product's indications that name the disease (or one of its names); none
         when an anti-infective names a disease that is no infection (the germ's name was linked)."""
         drug = self.graph[item]
-        if not self._infection and _only_of(drug, _ANTI_INFECTIVE):
+        if not target.infection and _only_of(drug, _ANTI_INFECTIVE):
             return 0.0
         indications = drug.get("适应症", [])
-        if self._state and any(_TUMOUR.search(i) for i in indications):
+        if target.state and any(_TUMOUR.search(i) for i in indications):
             return 0.0
-        naming = [i for i in indications if any(name in i or (len(i) >= 2 and i in name) for name in own)]
+        naming = [i for i in indications if any(name in i or (len(i) >= 2 and i in name) for name in target.own)]
         return len(naming) / len(indications) if indications else 0.0
 
 
