@@ -14,24 +14,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from throughput import bare_loop as bare_client_loop
+from throughput import mock_server
+
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.runner import execute
 from medprobe.models.llamacpp import LlamaCppBackend, default_model_path
 from medprobe.models.openai import OpenAIBackend
 from medprobe.records import GenerationParams, Message, Request, Response
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def requests_for(n: int, max_tokens: int = 8) -> list[Request]:
@@ -47,22 +43,11 @@ def requests_for(n: int, max_tokens: int = 8) -> list[Request]:
 
 
 async def bare_loop(url: str, requests: list[Request], concurrency: int) -> float:
-    """The baseline: a minimal hand-written client on aiohttp, the HTTP client medprobe's OpenAI
-    backend uses, ``concurrency`` workers over one queue."""
-    import aiohttp
-
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as session:
-        queue = iter(requests)
-
-        async def worker() -> None:
-            for r in queue:
-                body = {"model": "mock", "messages": [m.model_dump() for m in r.messages or []], "max_tokens": 8, "temperature": 0}
-                async with session.post(url + "/chat/completions", json=body) as response:
-                    (await response.json())["choices"][0]["message"]["content"]
-
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-        return time.perf_counter() - started
+    """The baseline: ``throughput.bare_loop`` on aiohttp, the HTTP client medprobe's OpenAI backend
+    uses, posting the same chats; its seconds."""
+    started = time.perf_counter()
+    await bare_client_loop("aiohttp", url, [r.messages[0].content for r in requests if r.messages], concurrency)
+    return time.perf_counter() - started
 
 
 async def openai_sdk(url: str, requests: list[Request], concurrency: int) -> float | None:
@@ -99,10 +84,7 @@ async def through_medprobe(url: str, requests: list[Request], concurrency: int, 
 
 
 def http_benchmark(n: int, concurrency: int) -> None:
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "medprobe.mock_server", "--port", str(port)], stdout=subprocess.PIPE)
-    url = server.stdout.readline().decode().strip()  # type: ignore[union-attr]
-    try:
+    with mock_server() as url:
         requests = requests_for(n)
         asyncio.run(bare_loop(url, requests[:200], concurrency))  # warm-up
         rows = []
@@ -127,9 +109,6 @@ def http_benchmark(n: int, concurrency: int) -> None:
             print(f"  {label:<15} {rate:8.0f} req/s   ratio vs bare {rate / base:5.2f}")
         print("  target: medprobe / bare >= 0.80 (the bare loop uses aiohttp, the backend's own client; the official")
         print("  OpenAI client, on httpx, is shown beside it when installed)")
-    finally:
-        server.terminate()
-        server.wait(5)
 
 
 def _raw_tokens_per_s(n_prompts: int, max_tokens: int) -> float:

@@ -37,6 +37,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +74,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def mock_server(delay: float = 0.0) -> Iterator[str]:
+    """medprobe's mock OpenAI-compatible server in a process of its own, each reply ``delay`` s late; its URL."""
+    server = subprocess.Popen([sys.executable, "-m", "medprobe.mock_server", "--port", str(free_port()), "--delay", str(delay)],
+                              stdout=subprocess.PIPE)
+    assert server.stdout is not None
+    try:
+        yield server.stdout.readline().decode().strip()
+    finally:
+        server.terminate()
+        server.wait(5)
 
 
 def served(url: str) -> int:
@@ -187,7 +202,7 @@ def peer_venv(venv: Path) -> dict[str, str]:
     return status
 
 
-async def _bare_loop(client: str, url: str, prompts: list[str], concurrency: int) -> None:
+async def bare_loop(client: str, url: str, prompts: list[str], concurrency: int) -> None:
     """``concurrency`` workers over one queue, each posting a chat completion and decoding the reply."""
     queue = iter(prompts)
     bodies = ({"model": "mock", "messages": [{"role": "user", "content": p}], "max_tokens": 8, "temperature": 0} for p in queue)
@@ -217,7 +232,7 @@ async def _bare_loop(client: str, url: str, prompts: list[str], concurrency: int
 
 def run_bare(args: argparse.Namespace) -> None:
     prompts = [json.loads(line)["input"] for line in Path(args.prompts).read_text(encoding="utf-8").splitlines()]
-    asyncio.run(_bare_loop(args.bare, args.url, prompts, int(args.concurrency)))
+    asyncio.run(bare_loop(args.bare, args.url, prompts, int(args.concurrency)))
 
 
 def best_wall(command: list[str], times: int = 5) -> float:
@@ -310,44 +325,35 @@ def main() -> None:
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     skipped = {"lm-eval": "--skip-peers", "inspect_ai": "--skip-peers"} if args.skip_peers else {
         peer: why for peer, why in peer_venv(args.peers_venv).items() if why}
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "medprobe.mock_server", "--port", str(port), "--delay", str(args.delay)],
-                              stdout=subprocess.PIPE)
-    assert server.stdout is not None
-    url = server.stdout.readline().decode().strip()
     results: dict[tuple[str, int, str], list[Measured]] = {}
-    try:
-        with tempfile.TemporaryDirectory(prefix="medprobe-throughput-") as tmp:
-            scratch = Path(tmp)
-            for work in works(args.data):
-                home, out = scratch / "home", scratch / "runs"
-                medprobe_run(work, url, 16, home, out)  # warm-up, and the prompts every tool then asks
-                prompts = scratch / f"prompts-{len(results)}.jsonl"
-                count = export_prompts(out, prompts)
-                print(f"{work.name}: {count} prompts, mock server {url} (reply delay {args.delay * 1000:.0f} ms)", flush=True)
-                runners = {
-                    "medprobe": lambda c, w=work, h=home, o=out: medprobe_run(w, url, c, h, o),
-                    "lm-eval": lambda c, p=prompts: lm_eval_run(args.peers_venv, p, url, c, scratch),
-                    "inspect_ai": lambda c, p=prompts: inspect_run(args.peers_venv, p, url, c, scratch),
-                    "bare httpx": lambda c, p=prompts: bare_run("httpx", p, url, c),
-                    "bare aiohttp": lambda c, p=prompts: bare_run("aiohttp", p, url, c),
-                }
-                for _ in range(args.trials):
-                    for concurrency in concurrencies:
-                        for tool, go in runners.items():
-                            if tool in skipped or tool not in args.tools.split(",") or (
-                                    tool == "inspect_ai" and count > 1000 and not args.inspect_at_scale):
-                                continue
-                            measured = go(concurrency)
-                            results.setdefault((work.name, concurrency, tool), []).append(measured)
-                            print(f"  {tool:<13} c={concurrency:<3} {measured.rate():7.1f} req/s  {measured.wall_s:6.1f} s  "
-                                  f"{measured.peak_mb:5.0f} MB  {measured.requests} requests", flush=True)
-            table(results, skipped, concurrencies, [w.name for w in works(args.data)])
-            if not args.skip_extras:
-                extras(args.data, url, scratch)
-    finally:
-        server.terminate()
-        server.wait(5)
+    with mock_server(args.delay) as url, tempfile.TemporaryDirectory(prefix="medprobe-throughput-") as tmp:
+        scratch = Path(tmp)
+        for work in works(args.data):
+            home, out = scratch / "home", scratch / "runs"
+            medprobe_run(work, url, 16, home, out)  # warm-up, and the prompts every tool then asks
+            prompts = scratch / f"prompts-{len(results)}.jsonl"
+            count = export_prompts(out, prompts)
+            print(f"{work.name}: {count} prompts, mock server {url} (reply delay {args.delay * 1000:.0f} ms)", flush=True)
+            runners = {
+                "medprobe": lambda c, w=work, h=home, o=out: medprobe_run(w, url, c, h, o),
+                "lm-eval": lambda c, p=prompts: lm_eval_run(args.peers_venv, p, url, c, scratch),
+                "inspect_ai": lambda c, p=prompts: inspect_run(args.peers_venv, p, url, c, scratch),
+                "bare httpx": lambda c, p=prompts: bare_run("httpx", p, url, c),
+                "bare aiohttp": lambda c, p=prompts: bare_run("aiohttp", p, url, c),
+            }
+            for _ in range(args.trials):
+                for concurrency in concurrencies:
+                    for tool, go in runners.items():
+                        if tool in skipped or tool not in args.tools.split(",") or (
+                                tool == "inspect_ai" and count > 1000 and not args.inspect_at_scale):
+                            continue
+                        measured = go(concurrency)
+                        results.setdefault((work.name, concurrency, tool), []).append(measured)
+                        print(f"  {tool:<13} c={concurrency:<3} {measured.rate():7.1f} req/s  {measured.wall_s:6.1f} s  "
+                              f"{measured.peak_mb:5.0f} MB  {measured.requests} requests", flush=True)
+        table(results, skipped, concurrencies, [w.name for w in works(args.data)])
+        if not args.skip_extras:
+            extras(args.data, url, scratch)
 
 
 if __name__ == "__main__":
