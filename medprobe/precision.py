@@ -1,0 +1,188 @@
+"""Measured precision of the questions built from the built-in knowledge bases.
+
+A question built from a knowledge base can be wrong (a true distractor, a keyed fact a physician
+would reject) or ambiguous. We measure how often by blind reading (``shared/docs/BLIND_READING.md``):
+readers who never saw the builder judge samples of built questions, each round on a fresh seed. Their
+verdicts ship with the package (``medprobe/readings/*.jsonl``, one line per question read) and this
+module turns them into a table of cells, one per (language, aspect, question type), each with its
+count of questions read and bad, and the 95% Wilson interval of its precision.
+
+Why cells, and why Wilson: a wrong question costs every number built on it, so the default build
+only uses cells whose precision is known to be high, not merely observed high on a few readings;
+the Wilson lower bound of a cell with 20 of 20 right is 84%, with 40 of 40 right 91%, so a cell
+earns its place by being read enough (``SHIP_LOWER_BOUND``).
+
+A reading counts only for the knowledge base it was made on: each line records the builder's
+version (``kb_version``), and a rebuilt KB (another ``VERSION``) starts with no measured cells
+until it is read again. A report states, for the items a run used, the estimated share that is
+bad and its interval (``item_error``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+#: the four question forms a reader judges (BLIND_READING.md "Sample")
+ITEM_TYPES = ("MCQ", "MCQ-neg", "MAQ", "TFQ")
+#: verdicts a reader may give; every one but "ok" makes the question bad
+VERDICTS = ("ok", "wrong key", "ambiguous", "malformed")
+CONFIDENCES = ("high", "medium", "low")
+#: a cell is used by default when the 95% Wilson lower bound of its precision is at least this
+SHIP_LOWER_BOUND = 0.90
+Z95 = 1.959963984540054
+READINGS_DIR = Path(__file__).parent / "readings"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One question as one blind reader judged it."""
+
+    id: str
+    language: str
+    aspect: str
+    type: str
+    verdict: str
+    confidence: str
+    reason: str
+    seed: int
+    kb_version: int
+    round: str
+
+    @property
+    def bad(self) -> bool:
+        """Bad unless ok, and a low-confidence verdict counts as bad (BLIND_READING.md "Verdicts")."""
+        return self.verdict != "ok" or self.confidence == "low"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The readings of one (language, aspect, question type)."""
+
+    language: str
+    aspect: str
+    type: str
+    read: int
+    bad: int
+
+    @property
+    def precision(self) -> float:
+        return 1 - self.bad / self.read if self.read else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the precision."""
+        return wilson(self.read - self.bad, self.read)
+
+    @property
+    def shipped(self) -> bool:
+        return self.read > 0 and self.interval[0] >= SHIP_LOWER_BOUND
+
+
+@dataclass(frozen=True)
+class ErrorEstimate:
+    """The estimated share of bad items among the items a run used.
+
+    ``rate`` weights each cell's observed error by how many of the run's items came from it; the
+    interval weights the cells' Wilson bounds the same way (a mixture of cells each inside its
+    bounds lies inside the weighted bounds). ``unmeasured`` is the share of items from cells never
+    read: the estimate says nothing about them."""
+
+    rate: float
+    low: float
+    high: float
+    items: int
+    unmeasured: float
+
+    def text(self) -> str:
+        if self.items and self.unmeasured >= 1:
+            return "not measured (no blind reading covers these items)"
+        out = f"{100 * self.rate:.1f}% (95% CI {100 * self.low:.1f}–{100 * self.high:.1f}%)"
+        if self.unmeasured:
+            out += f"; {100 * self.unmeasured:.0f}% of the items come from unmeasured cells"
+        return out
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"rate": self.rate, "low": self.low, "high": self.high, "items": self.items, "unmeasured": self.unmeasured}
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (no interval, (0, 1), for n = 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denominator = 1 + z * z / n
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
+def load_readings(paths: Iterable[Path]) -> list[Reading]:
+    """Readings from JSONL files, each line checked: an unknown verdict, type or confidence stops it."""
+    out: list[Reading] = []
+    for path in paths:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            reading = Reading(**json.loads(line))
+            if reading.verdict not in VERDICTS or reading.type not in ITEM_TYPES or reading.confidence not in CONFIDENCES:
+                raise ValueError(f"{path}:{n}: unknown verdict, type or confidence in {line[:120]}")
+            out.append(reading)
+    return out
+
+
+@cache
+def shipped_readings() -> tuple[Reading, ...]:
+    """Every reading that ships with the package."""
+    return tuple(load_readings(sorted(READINGS_DIR.glob("*.jsonl"))))
+
+
+def cells(readings: Iterable[Reading], language: str, kb_version: int) -> dict[tuple[str, str], Cell]:
+    """(aspect, type) -> Cell, over the readings of this language made on this KB version."""
+    read: Counter[tuple[str, str]] = Counter()
+    bad: Counter[tuple[str, str]] = Counter()
+    for r in readings:
+        if r.language == language and r.kb_version == kb_version:
+            read[r.aspect, r.type] += 1
+            bad[r.aspect, r.type] += r.bad
+    return {key: Cell(language, key[0], key[1], n, bad[key]) for key, n in sorted(read.items())}
+
+
+def builtin_cells(language: str) -> dict[tuple[str, str], Cell]:
+    """The shipped cells of a built-in KB at its current builder version."""
+    from medprobe.sources.builtin import VERSIONS
+
+    return cells(shipped_readings(), language, VERSIONS[language])
+
+
+def shipped_aspects(language: str, types: Iterable[str]) -> frozenset[str]:
+    """The aspects of a built-in KB whose cells of every given question type are shipped (Wilson
+    lower bound at least SHIP_LOWER_BOUND): a method that asks an aspect in these forms uses only these
+    by default."""
+    table = builtin_cells(language)
+    wanted = tuple(types)
+    aspects = {aspect for aspect, _ in table}
+    return frozenset(a for a in aspects if all(table.get((a, t)) is not None and table[a, t].shipped for t in wanted))
+
+
+def item_error(table: Mapping[tuple[str, str], Cell], counts: Mapping[tuple[str, str], int]) -> ErrorEstimate:
+    """The estimated error rate of a run's items: ``counts`` maps (aspect, type) to how many items of
+    the run came from that cell."""
+    total = sum(counts.values())
+    measured = {key: n for key, n in counts.items() if key in table and table[key].read}
+    weight = sum(measured.values())
+    if not weight:
+        return ErrorEstimate(math.nan, math.nan, math.nan, total, 1.0 if total else 0.0)
+    rate = low = high = 0.0
+    for key, n in measured.items():
+        cell = table[key]
+        lo_precision, hi_precision = cell.interval
+        rate += n / weight * (cell.bad / cell.read)
+        low += n / weight * (1 - hi_precision)
+        high += n / weight * (1 - lo_precision)
+    return ErrorEstimate(rate, low, high, total, 1 - weight / total)
