@@ -321,14 +321,21 @@ def _demo_questions(kp: KnowledgePoint, wrong: list[str], seed: int, language: s
             yield (q.task, q.negated), Demo(q.text, q.gold)
 
 
-def build_kb_questions(kb: KnowledgeBase, *, seed: int, limit: int | None, points: Collection[str] | None = None) -> KbQuestions:
+def build_kb_questions(
+    kb: KnowledgeBase, *, seed: int, limit: int | None, points: Collection[str] | None = None, aspects: Collection[str] | None = None
+) -> KbQuestions:
     """Questions for ``limit`` knowledge points (a seeded sample; all when None), or for exactly
     ``points`` (a profile's shared sample), plus demos. With ``points`` the demos come from diseases
-    none of the points belongs to, so that a tested disease is never a solved example."""
+    none of the points belongs to, so that a tested disease is never a solved example. ``aspects``
+    limits the points asked (and the demos) to those aspects; every aspect still counts when
+    distractors are drawn, so a value the disease has under an aspect left out is never a wrong option."""
     sizes = [(disease, key, n) for disease, key, n in kb.point_sizes() if n >= 1]
     index = index_kb(kb, {key for _, key, _ in sizes})
-    candidates = [(disease, key) for disease, key, n in sizes if n >= MIN_VALUES]
-    skipped: Counter[str] = Counter({"fewer than 3 entities": len(sizes) - len(candidates)})
+    asked = [(disease, key, n) for disease, key, n in sizes if aspects is None or key in aspects]
+    candidates = [(disease, key) for disease, key, n in asked if n >= MIN_VALUES]
+    skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates)})
+    if len(asked) < len(sizes):
+        skipped["aspect not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
