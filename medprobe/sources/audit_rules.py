@@ -21,7 +21,7 @@ from rapidfuzz.distance import Indel
 #: ``extra.examinations`` holds test names where a builder keeps them apart from the abnormal results
 FAMILIES: dict[str, str] = {
     "primary_symptoms": "findings", "associated_symptoms": "findings", "differential_symptoms": "findings",
-    "physical_examination": "findings", "secondary_diseases": "findings",
+    "physical_examination": "findings", "secondary_diseases": "findings", "uncommon_symptoms": "findings",
     "anatomical_sites": "body", "affected_sites": "body", "affected_body_systems": "body",
     "patient_population": "people", "prevalence_ages": "people", "onset_ages": "people",
     "treatment_principles": "treatment", "medications": "treatment", "surgical_procedures": "treatment",

@@ -49,6 +49,33 @@ SYMPTOM_SPELLINGS: dict[str, str] = {
 }
 #: whole symptoms that are one (the fatigue words), rewritten only when they are the entire value
 SYMPTOM_SYNONYMS: dict[str, str] = {word: "乏力" for word in ("疲乏", "疲乏力", "疲乏无力", "疲劳", "疲倦", "倦怠", "疲劳乏力")}
+#: names of one drug class (钙拮抗剂 is 钙通道阻滞剂): rewritten to the first when they are the entire value,
+#: so that one is never a wrong option beside the other
+DRUG_CLASS_NAMES: tuple[tuple[str, ...], ...] = (
+    ("钙通道阻滞剂", "钙拮抗剂", "钙离子拮抗剂", "钙通道阻断剂", "钙离子通道阻滞剂", "CCB"),
+    ("β受体阻滞剂", "β受体阻断剂", "β阻滞剂", "β-受体阻滞剂", "β肾上腺素受体阻滞剂", "β-肾上腺素受体阻断剂"),
+    ("血管紧张素转换酶抑制剂", "ACEI", "ACE抑制剂", "血管紧张素转化酶抑制剂"),
+    ("血管紧张素Ⅱ受体拮抗剂", "血管紧张素II受体拮抗剂", "ARB", "血管紧张素受体阻滞剂", "血管紧张素Ⅱ受体阻滞剂"),
+    ("糖皮质激素", "皮质类固醇", "肾上腺皮质激素", "皮质激素", "类固醇激素", "激素"),
+    ("非甾体抗炎药", "非甾体类抗炎药", "NSAIDs", "NSAID", "解热镇痛药", "非甾体消炎药"),
+    ("质子泵抑制剂", "PPI", "PPIs"),
+    ("抗生素", "抗菌药物", "抗菌素", "抗菌药", "抗生素类药物"),
+    ("利尿剂", "利尿药"),
+    ("抗凝药", "抗凝剂", "抗凝药物"),
+    ("抗血小板药", "抗血小板药物", "抗血小板聚集药"),
+    ("他汀类药物", "他汀类", "他汀"),
+    ("免疫抑制剂", "免疫抑制药"),
+    ("抗病毒药", "抗病毒药物"),
+    ("抗真菌药", "抗真菌药物"),
+)
+CLASS_SYNONYMS: dict[str, str] = {name: names[0] for names in DRUG_CLASS_NAMES for name in names[1:]}
+#: a drug class rather than a drug (抗生素, β受体阻滞剂, 他汀类药物): a class holds drugs the KB may list by name
+#: only, so a class is never offered as a wrong medication
+_DRUG_CLASS = re.compile(r"(药物|药|剂|类|素类)$")
+#: anti-infective drugs by their names' stems (…霉素, …西林, 头孢…, …沙星, …环素, …康唑, …韦, 磺胺…)
+_ANTI_INFECTIVE = re.compile(r"霉素|西林|头孢|沙星|环素|培南|康唑|硝唑|韦|磺胺|抗生素|抗菌|抗病毒|抗真菌|抗结核|利福|异烟肼|万古|替考|红霉|氯霉")
+#: a disease that may be an infection by its name (结膜炎, 肺炎, 伤寒, 结核, 脓肿): an anti-infective is no safe wrong answer
+_MAY_BE_INFECTION = re.compile(r"炎|感染|菌|病毒|结核|疟|梅毒|脓|疖|痈|伤寒|痢|疹|痘|淋病|沙眼|霍乱|螺旋体|寄生|虫")
 #: the body regions a Chinese finding names: a finding of a region where the disease has a finding is never
 #: a safe wrong answer (干呕 beside 恶心, 排便次数增多 beside 腹泻, 烧灼感 of the eye beside 畏光), and
 #: a finding that names no region (烧灼, 不安) may be true of any disease (``regions``)
@@ -180,7 +207,7 @@ def finding_kind(value: str) -> str | None:
 
 @cache
 def _comparable(text: str) -> str:
-    return near_key(canonical(text))
+    return near_key(CLASS_SYNONYMS.get(text.strip(), canonical(text)))
 
 
 def related_to_any(candidate: str, own: Iterable[str]) -> bool:
@@ -221,6 +248,23 @@ def general_finding(text: str) -> bool:
     """Whether a Chinese finding is general (``_GENERAL_FINDING``), a bare lesion (溃疡: of a skin disease,
     but ulcers are found anywhere) or names no body region (烧灼, 不安): never offered as a wrong answer."""
     return bool(_GENERAL_FINDING.search(text)) or text in LESIONS or not regions(text)
+
+
+def drug_class(text: str) -> bool:
+    """Whether a Chinese medication value names a class of drugs (``_DRUG_CLASS``)."""
+    return bool(_DRUG_CLASS.search(text))
+
+
+def may_treat(disease: str, drug: str) -> bool:
+    """Whether a drug offered as wrong may well be right by its kind alone: an anti-infective for a
+    disease that may be an infection (氯霉素 for a conjunctivitis whose KB record lists other drops)."""
+    return bool(_ANTI_INFECTIVE.search(drug)) and bool(_MAY_BE_INFECTION.search(disease))
+
+
+def joined(text: str) -> bool:
+    """Whether one value joins two (化疗和放疗, 手术及放疗): such an option is neither right nor wrong
+    when its parts are keyed differently, so it is never an option."""
+    return bool(CONJUNCTIONS.search(text)) or "、" in text
 
 
 def _overlap(a: str, b: str) -> bool:

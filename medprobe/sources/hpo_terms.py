@@ -198,11 +198,42 @@ def _known(names: tuple[str, ...]) -> _Known:
     return _Known(frozenset(map(_word_set, names)), frozenset(found), covered)
 
 
+PHENOTYPE_ROOT = "HP:0000118"
+
+
+@cache
+def top_branches() -> frozenset[str]:
+    """The top-level phenotype branches (organ systems and regions): the children of "Phenotypic abnormality"."""
+    return frozenset(term for term, parents in _table()["parents"].items() if PHENOTYPE_ROOT in parents)
+
+
+@cache
+def branches(name: str) -> frozenset[str] | None:
+    """The top-level phenotype branches a finding falls under (a term may sit under two, "Hematuria"
+    under the genitourinary system and the blood); None when HPO does not know the name."""
+    term = term_id(name)
+    if term is None:
+        return None
+    return (ancestors(term) | {term}) & top_branches()
+
+
+def shares_a_system(candidate: str, names: Iterable[str]) -> bool:
+    """Whether a candidate wrong option falls under an organ system or region of any of ``names``
+    (a disease's findings), or is unknown to HPO, so that its system cannot be told. A finding of
+    another system is wrong for the disease with a confidence that an unlisted finding of the same
+    system never has: an incomplete list of a disease's eye findings does not make another eye
+    finding false, but a disease with no skin finding annotated at all has no "Ichthyosis"."""
+    own = branches(candidate)
+    if own is None:
+        return True
+    return any(not own.isdisjoint(b) for b in map(branches, names) if b is not None)
+
+
 def release() -> None:
     """Let go of the term table and of every lookup remembered so far (25 MB after building 8,000
     knowledge points): a build needs them, the run that follows does not; the next lookup reads the
     table again (a tenth of a second)."""
-    for remembered in (ancestors, _parents, _ids_by_name, _table, term_id, _word_set, _known):
+    for remembered in (ancestors, _parents, _ids_by_name, _table, term_id, _word_set, _known, top_branches, branches):
         remembered.cache_clear()
 
 

@@ -87,6 +87,7 @@ from medprobe.sources.cmekg_values import (
     LESIONS,
     canonical,
     finding_kind,
+    joined,
     merge_near_duplicates,
     parts,
     trim,
@@ -98,7 +99,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 34
+VERSION = 35
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),
@@ -269,7 +270,7 @@ class _Cleaner:
         tests = self._examinations(po, own, findings)
         aspects.update(_finding_texts(findings))
         extra: dict[str, AspectValue] = {key: self.values(_objects(po, preds), own, key) for key, preds in EXTRA_PREDICATES.items()}
-        aspects["secondary_diseases"] = self._not_causes(aspects["secondary_diseases"], extra["cause"])
+        aspects["secondary_diseases"] = self._follows(self._not_causes(aspects["secondary_diseases"], extra["cause"]), own)
         extra["infectivity"] = unique(word for v in po.get("传染性", ()) if (word := infectivity(v)))
         extra["examinations"] = tests
         return Disease(
@@ -290,6 +291,8 @@ class _Cleaner:
                 if symptoms and findings is not None and self._moved(part, own, findings):
                     continue
                 reason = self._rejection(part, own, rules) or self._kind_reason(part, key) or self._unconfirmed(part, sufferer)
+                if reason is None and joined(part):
+                    reason = "joins two values"
                 if reason is None and part in kept:
                     reason = "duplicate"
                 if reason:
@@ -388,6 +391,22 @@ class _Cleaner:
         肝硬化's 酒精性肝病): the disease follows it, so it is no safe key of either question."""
         kept = [c for c in complications if c not in causes]
         self.noise["complication: also a cause"] += len(complications) - len(kept)
+        return kept
+
+    def _follows(self, complications: list[str], own: tuple[str, ...]) -> list[str]:
+        """Complications that follow the disease, between two diseases: not one whose own page lists this
+        disease as its complication (脑膜炎 listing 腮腺炎: mumps causes meningitis, not the reverse), nor one
+        that ends in the disease's own head word (消化性溃疡's 十二指肠溃疡, a form of the disease, not a
+        disease it causes)."""
+        kept = []
+        for value in complications:
+            theirs = self.graph.get(value, {}).get("并发症", [])
+            if any(name in part for part in theirs for name in own):
+                self.noise["complication: the other way round"] += 1
+            elif len(own[0]) >= 2 and value.endswith(own[0][-2:]):
+                self.noise["complication: a form of the disease"] += 1
+            else:
+                kept.append(value)
         return kept
 
     def _without(self, values: list[str], seen: list[str]) -> list[str]:

