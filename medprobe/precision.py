@@ -12,9 +12,10 @@ only uses cells whose precision is known to be high, not merely observed high on
 the Wilson lower bound of a cell with 20 of 20 right is 84%, with 40 of 40 right 91%, so a cell
 earns its place by being read enough (``SHIP_LOWER_BOUND``).
 
-A reading counts only for the knowledge base it was made on: each line records the builder's
-version (``kb_version``), and a rebuilt KB (another ``VERSION``) starts with no measured cells
-until it is read again. A report states, for the items a run used, the estimated share that is
+A reading counts only for the questions it was made on: each line records the KB builder's version
+(``kb_version``) and the question builder's (``builder``), and a rebuilt KB or a changed question
+builder starts with no measured cells until it is read again; older readings ship as the record of
+earlier rounds. A report states, for the items a run used, the estimated share that is
 bad and its interval (``item_error``).
 """
 
@@ -53,6 +54,8 @@ class Reading:
     seed: int
     kb_version: int
     round: str
+    #: the question builder's version (``multifacet.from_kb.BUILDER_VERSION``) the question was built with
+    builder: int = 1
 
     @property
     def bad(self) -> bool:
@@ -142,22 +145,23 @@ def shipped_readings() -> tuple[Reading, ...]:
     return tuple(load_readings(sorted(READINGS_DIR.glob("*.jsonl"))))
 
 
-def cells(readings: Iterable[Reading], language: str, kb_version: int) -> dict[tuple[str, str], Cell]:
-    """(aspect, type) -> Cell, over the readings of this language made on this KB version."""
+def cells(readings: Iterable[Reading], language: str, kb_version: int, builder: int = 1) -> dict[tuple[str, str], Cell]:
+    """(aspect, type) -> Cell, over the readings of this language made on this KB version and question builder."""
     read: Counter[tuple[str, str]] = Counter()
     bad: Counter[tuple[str, str]] = Counter()
     for r in readings:
-        if r.language == language and r.kb_version == kb_version:
+        if r.language == language and r.kb_version == kb_version and r.builder == builder:
             read[r.aspect, r.type] += 1
             bad[r.aspect, r.type] += r.bad
     return {key: Cell(language, key[0], key[1], n, bad[key]) for key, n in sorted(read.items())}
 
 
 def builtin_cells(language: str) -> dict[tuple[str, str], Cell]:
-    """The shipped cells of a built-in KB at its current builder version."""
+    """The shipped cells of a built-in KB at its current KB and question builder versions."""
+    from medprobe.methods.multifacet.from_kb import BUILDER_VERSION
     from medprobe.sources.builtin import VERSIONS
 
-    return cells(shipped_readings(), language, VERSIONS[language])
+    return cells(shipped_readings(), language, VERSIONS[language], BUILDER_VERSION)
 
 
 def shipped_aspects(language: str, types: Iterable[str]) -> frozenset[str]:

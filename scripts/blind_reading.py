@@ -25,7 +25,7 @@ import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from medprobe.methods.multifacet.from_kb import build_kb_questions
+from medprobe.methods.multifacet.from_kb import BUILDER_VERSION, build_kb_questions
 from medprobe.methods.multifacet.questions import Question
 from medprobe.precision import READINGS_DIR, VERDICTS, builtin_cells
 from medprobe.sources.builtin import VERSIONS, resolve_kb
@@ -82,7 +82,7 @@ def sample(args: argparse.Namespace) -> None:
         for point, questions in sorted(by_point.items()):
             for q in _four(questions, rng):
                 meta = {"language": args.language, "aspect": aspect, "type": READ_FORMS[q.task, q.variant], "point": point,
-                        "seed": args.seed, "kb_version": VERSIONS[args.language]}
+                        "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSION}
                 rows.append((_packet_line(q), meta))
     _write(args.output, args.round, args.language, rows, args.readers)
 
@@ -106,7 +106,7 @@ def sample_build(args: argparse.Namespace) -> None:
             key = ("true" if p["gold"] else "false") if form[0] == "TFQ" else p["gold"]
             line = {"question": question, "options": p["answer_format"].get("option_texts") or {}, "key": key}
             meta = {"language": args.language, "aspect": point.rsplit("/", 1)[1], "type": READ_FORMS[form], "point": point,
-                    "seed": args.seed, "kb_version": VERSIONS[args.language]}
+                    "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSION}
             rows.append((line, meta))
     _write(args.output, args.round, args.language, rows, args.readers)
 
@@ -120,8 +120,8 @@ def ingest(args: argparse.Namespace) -> None:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     v = json.loads(line)
-                    if v["id"] in verdicts:
-                        raise SystemExit(f"{path}: {v['id']} judged twice")
+                    if v["id"] in verdicts and verdicts[v["id"]] != v:
+                        raise SystemExit(f"{path}: {v['id']} judged twice, differently")
                     if v["verdict"] not in VERDICTS:
                         raise SystemExit(f"{path}: {v['id']} has an unknown verdict {v['verdict']!r}")
                     verdicts[v["id"]] = v
@@ -134,7 +134,8 @@ def ingest(args: argparse.Namespace) -> None:
                 v = verdicts[qid]
                 reading = {"id": qid, "language": meta["language"], "aspect": meta["aspect"], "type": meta["type"],
                            "verdict": v["verdict"], "confidence": v["confidence"], "reason": v.get("reason", ""),
-                           "seed": meta["seed"], "kb_version": meta["kb_version"], "round": args.round}
+                           "seed": meta["seed"], "kb_version": meta["kb_version"], "round": args.round,
+                           "builder": meta.get("builder", 1)}
                 handle.write(json.dumps(reading, ensure_ascii=False) + "\n")
         bad = Counter(v["verdict"] for v in verdicts.values() if v["verdict"] != "ok" or v["confidence"] == "low")
         print(f"{out}: {len(private)} readings, bad {sum(bad.values())} ({dict(bad)})")

@@ -42,6 +42,8 @@ MANY_PRODUCTS = 3
 MANY_SHARE = 0.1
 
 #: between two drugs of one item (依维莫司加依西美坦), never inside a name (加巴喷丁, 加替沙星)
+#: a product name cut inside its dosage form when it became a substance (缓释微丸 -> 缓释微, 浓缩液 -> 浓)
+_CUT_FORM = re.compile(r"(缓释|控释|微|浓|注射|口服|溶|胶|颗|滴|喷|贴|复合)$")
 _COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=..)|[+＋±]")
 _ROUTE = re.compile(r"^(一种|某种|联用|联合|合用|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -118,6 +120,8 @@ class Medications:
             return "no Chinese name (a gene, a code)"
         if "疫苗" in name:
             return "vaccine"
+        if _CUT_FORM.search(name):
+            return "a name cut inside its dosage form (地尔硫卓缓释微, 唑来膦酸浓)"
         if _PHRASE.search(name):
             return "a phrase, no drug name"
         labels = self.labels.get(name, [])

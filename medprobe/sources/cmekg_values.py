@@ -72,10 +72,6 @@ CLASS_SYNONYMS: dict[str, str] = {name: names[0] for names in DRUG_CLASS_NAMES f
 #: a drug class rather than a drug (抗生素, β受体阻滞剂, 他汀类药物): a class holds drugs the KB may list by name
 #: only, so a class is never offered as a wrong medication
 _DRUG_CLASS = re.compile(r"(药物|药|剂|类|素类)$")
-#: anti-infective drugs by their names' stems (…霉素, …西林, 头孢…, …沙星, …环素, …康唑, …韦, 磺胺…)
-_ANTI_INFECTIVE = re.compile(r"霉素|西林|头孢|沙星|环素|培南|康唑|硝唑|韦|磺胺|抗生素|抗菌|抗病毒|抗真菌|抗结核|利福|异烟肼|万古|替考|红霉|氯霉")
-#: a disease that may be an infection by its name (结膜炎, 肺炎, 伤寒, 结核, 脓肿): an anti-infective is no safe wrong answer
-_MAY_BE_INFECTION = re.compile(r"炎|感染|菌|病毒|结核|疟|梅毒|脓|疖|痈|伤寒|痢|疹|痘|淋病|沙眼|霍乱|螺旋体|寄生|虫")
 #: the body regions a Chinese finding names: a finding of a region where the disease has a finding is never
 #: a safe wrong answer (干呕 beside 恶心, 排便次数增多 beside 腹泻, 烧灼感 of the eye beside 畏光), and
 #: a finding that names no region (烧灼, 不安) may be true of any disease (``regions``)
@@ -255,10 +251,16 @@ def drug_class(text: str) -> bool:
     return bool(_DRUG_CLASS.search(text))
 
 
-def may_treat(disease: str, drug: str) -> bool:
-    """Whether a drug offered as wrong may well be right by its kind alone: an anti-infective for a
-    disease that may be an infection (氯霉素 for a conjunctivitis whose KB record lists other drops)."""
-    return bool(_ANTI_INFECTIVE.search(drug)) and bool(_MAY_BE_INFECTION.search(disease))
+def fits(finding: str, disease_texts: Iterable[str]) -> bool:
+    """Whether a finding may be keyed as one of the disease's: it names a body region (no general finding
+    such as 乏力, which a reader can only pick by elimination), and one that the disease's name, sites or
+    departments name, where they name any (躁狂 for pulmonary tuberculosis, 口腔溃疡 for pulmonary
+    hypertension are the graph's linker at work, not the disease)."""
+    mine = regions(finding)
+    if not mine or general_finding(finding):
+        return False
+    theirs = frozenset().union(*map(regions, disease_texts))
+    return not theirs or not mine.isdisjoint(theirs)
 
 
 def joined(text: str) -> bool:

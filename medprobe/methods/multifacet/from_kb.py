@@ -44,15 +44,19 @@ from medprobe.sources.cmekg_codes import department_systems
 from medprobe.sources.cmekg_values import (
     age_or_sex_group,
     drug_class,
+    fits,
     general_finding,
     general_treatment,
-    may_treat,
 )
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
+from medprobe.sources.drug_classes import broad_use
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
+#: bump whenever the questions built from a KB change, so that blind readings of older questions no longer
+#: count as the precision of these (``medprobe.precision``)
+BUILDER_VERSION = 2
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
 N_DEMOS = 5
@@ -70,10 +74,10 @@ GENERAL_FINDING: dict[str, Callable[[str], bool]] = {"zh": general_finding, "en"
 GENERAL_DEPARTMENT: dict[str, Callable[[str], bool]] = {"zh": lambda department: not department_systems(department)}
 #: language -> whether a treatment is given for so many diseases (in Chinese: acupuncture, psychotherapy,
 #: physiotherapy, diet) that the KB's silence never makes it wrong; such a treatment is never a distractor
-GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {"zh": lambda t: general_treatment(t) or drug_class(t)}
-#: language -> whether a treatment offered as wrong may be right for the disease by its kind alone (in Chinese:
-#: an anti-infective for a disease that may be an infection); such a treatment is no distractor for it
-MAY_TREAT: dict[str, Callable[[str, str], bool]] = {"zh": may_treat}
+GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {
+    "zh": lambda t: general_treatment(t) or drug_class(t) or broad_use("zh", t),
+    "en": lambda t: broad_use("en", t),
+}
 #: language -> whether a group of people is one of an age or a sex (in Chinese: 50岁以上患者, 中年男性): such
 #: groups overlap from disease to disease, so one is never a wrong answer
 GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
@@ -96,6 +100,12 @@ DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_sy
 #: language -> (whether a disease is a common one, the share of a sampled build's points drawn from common
 #: diseases): half, in English, where the 157 common diseases are 1.4% of the KB (see README)
 COMMON_DISEASES: dict[str, tuple[Callable[[Disease], bool], float]] = {"en": (lambda d: "ICD10" in d.codes, 0.5)}
+#: language -> whether a disease's knowledge points are asked at all: in Chinese, only a disease the graph gives an
+#: ICD-10 code, since the graph also files traditional patterns, instruments and check-ups like diseases
+#: (阳明头痛, 纤维鼻咽镜, 妇科的保健体检); the others still count when distractors are drawn
+ASKED_DISEASE: dict[str, Callable[[Disease], bool]] = {"zh": lambda d: bool(d.codes.get("ICD10"))}
+#: language -> whether a finding may be keyed right for a disease, given the disease's name, sites and departments
+KEYABLE_FINDING: dict[str, Callable[[str, Iterable[str]], bool]] = {"zh": fits}
 #: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
 NAME_WORDS_SHARED = 2
 
@@ -205,7 +215,6 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     family = FAMILIES.get(kp.aspect or "", "")
     general = GENERAL_BY_FAMILY.get(family, {}).get(kp.meta.get("language", ""))
     same_system = SAME_SYSTEM.get(kp.meta.get("language", "")) if family == "findings" else None
-    may_be_right = MAY_TREAT.get(kp.meta.get("language", "")) if family == "treatment" else None
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
 
@@ -233,7 +242,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         # cheapest first: relatedness is cached per disease, the name and ontology checks are not
         if any(is_related(o) for o in entry.owners[norm]) or _near_synonym(norm, kin) or in_ontology(norm, kin):
             continue
-        if (same_system is not None and same_system(norm, kin)) or (may_be_right is not None and may_be_right(kp.disease, norm)):
+        if same_system is not None and same_system(norm, kin):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:
@@ -322,6 +331,24 @@ def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
     return out
 
 
+def cell_aspect(disease: Disease, key: str) -> str:
+    """The precision table's name for a knowledge point's aspect (``medprobe.precision``): where a language
+    sets common diseases apart (``COMMON_DISEASES``), a rare disease's aspect is a cell of its own, since
+    blind readers can vouch for what is known of common diseases and seldom for a rare syndrome's findings."""
+    common = COMMON_DISEASES.get(disease.language)
+    return key if common is None or common[0](disease) else f"{key} (rare diseases)"
+
+
+def keyable(kp: KnowledgePoint, disease: Disease) -> KnowledgePoint:
+    """The knowledge point with only the values a question may key right (all, unless the language has a
+    test for findings, ``KEYABLE_FINDING``); the others stay in the KB, so they are never wrong options either."""
+    test = KEYABLE_FINDING.get(disease.language)
+    if test is None or FAMILIES.get(kp.aspect or "") != "findings" or kp.aspect == "secondary_diseases":
+        return kp
+    texts = [disease.name, *disease.values("anatomical_sites"), *disease.values("departments")]
+    return kp.model_copy(update={"values": [v for v in kp.values if test(v, texts)]})
+
+
 def _with_common_share(
     candidates: list[tuple[Disease, str]], common: Callable[[Disease], bool], share: float
 ) -> list[tuple[Disease, str]]:
@@ -370,13 +397,14 @@ def build_kb_questions(
     distractors are drawn, so a value the disease has under an aspect left out is never a wrong option."""
     sizes = [(disease, key, n) for disease, key, n in kb.point_sizes() if n >= 1]
     index = index_kb(kb, {key for _, key, _ in sizes})
-    asked = [(disease, key, n) for disease, key, n in sizes if aspects is None or key in aspects]
+    disease_asked = ASKED_DISEASE.get(kb.language, lambda _disease: True)
+    asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d, key) in aspects) and disease_asked(d)]
     candidates = [(disease, key) for disease, key, n in asked if n >= MIN_VALUES]
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates)})
     if len(asked) < len(sizes):
-        skipped["aspect not asked"] = len(sizes) - len(asked)
+        skipped["aspect or disease not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
-    if kb.language in COMMON_DISEASES and points is None:
+    if kb.language in COMMON_DISEASES and kb.name.startswith("builtin:") and points is None:
         candidates = _with_common_share(candidates, *COMMON_DISEASES[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
@@ -393,7 +421,10 @@ def build_kb_questions(
         test = f"{disease}/{key}" in wanted if wanted is not None else limit is None or len(chosen) < limit
         if disease in demo_diseases or not (demo or test):
             continue
-        kp = kb.knowledge_point(entry, key)
+        kp = keyable(kb.knowledge_point(entry, key), entry)
+        if len(kp.values) < MIN_VALUES:
+            skipped["fewer than 3 entities a question may key"] += 1
+            continue
         wrong = distractors(index[kp.aspect or ""], kp, item_rng(seed, "distractors", kp.id), 6)
         if len(wrong) < 3:
             skipped["fewer than 3 usable distractors"] += 1
