@@ -100,7 +100,7 @@ def test_body_regions() -> None:
      ["眼科", "皮肤科", "耳鼻喉科", "口腔科", "骨科", "精神科"] * 2),
     # 针灸 or 心理治疗 may well be given for depression
     ("treatment_principles", ["抗抑郁药物治疗", "认知行为疗法", "电休克治疗"], ["针灸治疗", "心理治疗", "物理疗法", "饮食疗法"],
-     ["抗病毒治疗", "溶栓治疗", "透析疗法", "抗凝治疗"]),
+     ["放射碘治疗", "溶栓治疗", "透析疗法", "抗凝治疗"]),
     # 50岁以上患者 may well have type 2 diabetes: ages and sexes overlap from disease to disease
     ("patient_population", ["肥胖者", "有家族史者", "中老年人"], ["50岁以上患者", "30～50岁男性", "6个月至3岁小儿", "孕妇"],
      ["矿工", "吸烟者", "养鸽者", "长期卧床者"]),

@@ -42,8 +42,9 @@ MANY_PRODUCTS = 3
 MANY_SHARE = 0.1
 
 #: between two drugs of one item (依维莫司加依西美坦), never inside a name (加巴喷丁, 加替沙星)
-#: a product name cut inside its dosage form when it became a substance (缓释微丸 -> 缓释微, 浓缩液 -> 浓)
-_CUT_FORM = re.compile(r"(缓释|控释|微|浓|注射|口服|溶|胶|颗|滴|喷|贴|复合)$")
+#: a product name cut inside its dosage form when it became a substance (缓释微丸 -> 缓释微, 浓缩液 -> 浓), or a
+#: name cut out of a sentence (用铝碳酸镁, 氯喹耐药, 药硫胺素)
+_CUT_FORM = re.compile(r"(缓释|控释|微|浓|注射|口服|溶|胶|颗|滴|喷|贴|复合|耐药)$|^(用|药|以|二甲酯)")
 _COMBINED = re.compile(r"(?<=..)(?:加|联合|联用|合用|和|及|与|或)(?=..)|[+＋±]")
 _ROUTE = re.compile(r"^(一种|某种|联用|联合|合用|皮下注射|静脉注射|静脉滴注|肌内注射|肌肉注射|口服|外用|局部|吸入|静注|静滴)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -121,7 +122,7 @@ class Medications:
         if "疫苗" in name:
             return "vaccine"
         if _CUT_FORM.search(name):
-            return "a name cut inside its dosage form (地尔硫卓缓释微, 唑来膦酸浓)"
+            return "a name cut inside its dosage form or sentence (地尔硫卓缓释微, 唑来膦酸浓, 用铝碳酸镁, 氯喹耐药)"
         if _PHRASE.search(name):
             return "a phrase, no drug name"
         labels = self.labels.get(name, [])
@@ -130,6 +131,8 @@ class Medications:
         kind = self.vocabulary.kind(name)
         if kind in NON_ENTITY_KINDS or (not product and kind not in ("drug", "herb")):
             return f"not a drug ({kind or 'unknown term'})"
+        if not labels and not product:
+            return "no label of the graph confirms it (a drug named in the disease's text only)"
         if labels and not any(self._share(item, target) for item in labels):
             return "its labels never name the disease"
         if any(_qualifies(self.graph[item].get("适应症", []), target.own) for item in labels):

@@ -99,7 +99,7 @@ from medprobe.sources.kb import AspectValue, Disease
 __all__ = ["MAX_MEDICATIONS", "VERSION", "build_cmekg_kb", "disease_subjects", "load_cmekg_graph"]
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 35
+VERSION = 36
 
 ASPECT_PREDICATES: dict[str, tuple[str, ...]] = {
     "primary_symptoms": ("常见症状",),

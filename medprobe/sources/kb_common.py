@@ -67,6 +67,21 @@ PLACEHOLDERS = frozenset({"No Medications", "Surgery"})
 #: the drug, so that a medication is never read as a site
 DRUG_NAMES = {"Thyroid": "Desiccated thyroid"}
 
+#: catalogue values (by lower-cased disease name) that blind readers (BLIND_READING.md) rejected as the disease's, each at least twice or with
+#: high confidence: levothyroxine only replaces the hormone after hyperthyroidism is ablated, erythropoietin treats
+#: no pernicious anaemia, SGLT2 inhibitors, metformin and GLP-1 agonists are no type 1 diabetes drugs, antibiotics treat neither allergic
+#: rhinitis nor (viral) acute bronchitis, "pain relievers" treat no aortic aneurysm
+REJECTED: dict[str, frozenset[str]] = {
+    "hyperthyroidism": frozenset({"Levothyroxine"}),
+    "pernicious anemia": frozenset({"Erythropoietin"}),
+    "type 1 diabetes": frozenset({"Empagliflozin", "Metformin", "Liraglutide"}),
+    "allergic rhinitis": frozenset({"Azithromycin"}),
+    "acute bronchitis": frozenset({"Azithromycin"}),
+    "aortic aneurysm": frozenset({"Pain Relievers"}),
+}
+#: catalogue conditions without symptoms of their own: the catalogue lists those of their complications
+#: (chest pain, numbness for hyperlipidemia), which readers reject as the condition's
+SILENT = frozenset({"hyperlipidemia"})
 #: catalogue symptoms that say where only through their disease ("Discharge" of otitis externa): offered
 #: as a wrong option for another disease they mean nothing, so each gets its disease's site
 SITELESS_SYMPTOMS = frozenset({"Discharge", "Leakage", "Frequency", "Urgency", "Gas", "Congestion", "Scaling", "Cysts",
@@ -184,6 +199,9 @@ def _sited(symptom: str, disease: str) -> str:
 
 
 def _aspects(code: str, names: list[str], symptoms: list[str], treatments: list[str], specialties: list[str]) -> dict[str, AspectValue]:
+    wrong = {value.casefold() for name in names for value in REJECTED.get(name.casefold(), ())}
+    symptoms = [] if any(name.casefold() in SILENT for name in names) else [s for s in symptoms if s.casefold() not in wrong]
+    treatments = [t for t in treatments if t.casefold() not in wrong]
     drugs = [t for t in treatments if t not in NON_DRUG_INTERVENTIONS]
     others = [t for t in treatments if t in NON_DRUG_INTERVENTIONS and t not in PLACEHOLDERS]
     aspects: dict[str, AspectValue] = {

@@ -92,7 +92,7 @@ from medprobe.sources.kb import AspectValue, Disease
 from medprobe.sources.kb_common import merge_common
 
 #: bump whenever the built KB changes, so cached copies are rebuilt (medprobe.sources.builtin)
-VERSION = 14
+VERSION = 15
 
 #: a phenotype seen in at least this share of patients may be keyed as the disease's (HPO's "frequent")
 FREQUENT = 0.3

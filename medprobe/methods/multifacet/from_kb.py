@@ -49,14 +49,14 @@ from medprobe.sources.cmekg_values import (
     general_treatment,
 )
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
-from medprobe.sources.drug_classes import broad_use
+from medprobe.sources.drug_classes import broad_use, drug_class_en
 from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 #: bump whenever the questions built from a KB change, so that blind readings of older questions no longer
 #: count as the precision of these (``medprobe.precision``)
-BUILDER_VERSION = 2
+BUILDER_VERSION = 3
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
 N_DEMOS = 5
@@ -76,7 +76,7 @@ GENERAL_DEPARTMENT: dict[str, Callable[[str], bool]] = {"zh": lambda department:
 #: physiotherapy, diet) that the KB's silence never makes it wrong; such a treatment is never a distractor
 GENERAL_TREATMENT: dict[str, Callable[[str], bool]] = {
     "zh": lambda t: general_treatment(t) or drug_class(t) or broad_use("zh", t),
-    "en": lambda t: broad_use("en", t),
+    "en": lambda t: broad_use("en", t) or drug_class_en(t),
 }
 #: language -> whether a group of people is one of an age or a sex (in Chinese: 50岁以上患者, 中年男性): such
 #: groups overlap from disease to disease, so one is never a wrong answer
@@ -100,11 +100,11 @@ DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_sy
 #: language -> (whether a disease is a common one, the share of a sampled build's points drawn from common
 #: diseases): half, in English, where the 157 common diseases are 1.4% of the KB (see README)
 COMMON_DISEASES: dict[str, tuple[Callable[[Disease], bool], float]] = {"en": (lambda d: "ICD10" in d.codes, 0.5)}
-#: language -> whether a disease's knowledge points are asked at all: in Chinese, only a disease the graph gives an
+#: language -> whether a built-in KB's disease is asked at all: in Chinese, only a disease the graph gives an
 #: ICD-10 code, since the graph also files traditional patterns, instruments and check-ups like diseases
 #: (阳明头痛, 纤维鼻咽镜, 妇科的保健体检); the others still count when distractors are drawn
 ASKED_DISEASE: dict[str, Callable[[Disease], bool]] = {"zh": lambda d: bool(d.codes.get("ICD10"))}
-#: language -> whether a finding may be keyed right for a disease, given the disease's name, sites and departments
+#: language -> whether a built-in KB's finding may be keyed right for a disease, given its name, sites and departments
 KEYABLE_FINDING: dict[str, Callable[[str, Iterable[str]], bool]] = {"zh": fits}
 #: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
 NAME_WORDS_SHARED = 2
@@ -397,14 +397,15 @@ def build_kb_questions(
     distractors are drawn, so a value the disease has under an aspect left out is never a wrong option."""
     sizes = [(disease, key, n) for disease, key, n in kb.point_sizes() if n >= 1]
     index = index_kb(kb, {key for _, key, _ in sizes})
-    disease_asked = ASKED_DISEASE.get(kb.language, lambda _disease: True)
+    builtin = kb.name.startswith("builtin:")  # the graph's own noise: a user's KB is asked as it is
+    disease_asked = ASKED_DISEASE.get(kb.language, lambda _disease: True) if builtin else lambda _disease: True
     asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d, key) in aspects) and disease_asked(d)]
     candidates = [(disease, key) for disease, key, n in asked if n >= MIN_VALUES]
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates)})
     if len(asked) < len(sizes):
         skipped["aspect or disease not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
-    if kb.language in COMMON_DISEASES and kb.name.startswith("builtin:") and points is None:
+    if kb.language in COMMON_DISEASES and builtin and points is None:
         candidates = _with_common_share(candidates, *COMMON_DISEASES[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
@@ -421,7 +422,7 @@ def build_kb_questions(
         test = f"{disease}/{key}" in wanted if wanted is not None else limit is None or len(chosen) < limit
         if disease in demo_diseases or not (demo or test):
             continue
-        kp = keyable(kb.knowledge_point(entry, key), entry)
+        kp = keyable(kb.knowledge_point(entry, key), entry) if builtin else kb.knowledge_point(entry, key)
         if len(kp.values) < MIN_VALUES:
             skipped["fewer than 3 entities a question may key"] += 1
             continue
