@@ -54,7 +54,7 @@ class Reading:
     seed: int
     kb_version: int
     round: str
-    #: the question builder's version (``multifacet.from_kb.BUILDER_VERSION``) the question was built with
+    #: the question builder's version for the language (``multifacet.from_kb.BUILDER_VERSIONS``) it was built with
     builder: int = 1
 
     @property
@@ -158,10 +158,10 @@ def cells(readings: Iterable[Reading], language: str, kb_version: int, builder: 
 
 def builtin_cells(language: str) -> dict[tuple[str, str], Cell]:
     """The shipped cells of a built-in KB at its current KB and question builder versions."""
-    from medprobe.methods.multifacet.from_kb import BUILDER_VERSION
+    from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
     from medprobe.sources.builtin import VERSIONS
 
-    return cells(shipped_readings(), language, VERSIONS[language], BUILDER_VERSION)
+    return cells(shipped_readings(), language, VERSIONS[language], BUILDER_VERSIONS[language])
 
 
 def shipped_aspects(language: str, types: Iterable[str]) -> frozenset[str]:

@@ -25,7 +25,7 @@ import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from medprobe.methods.multifacet.from_kb import BUILDER_VERSION, build_kb_questions
+from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS, build_kb_questions
 from medprobe.methods.multifacet.questions import Question
 from medprobe.precision import READINGS_DIR, VERDICTS, builtin_cells
 from medprobe.sources.builtin import VERSIONS, resolve_kb
@@ -82,7 +82,7 @@ def sample(args: argparse.Namespace) -> None:
         for point, questions in sorted(by_point.items()):
             for q in _four(questions, rng):
                 meta = {"language": args.language, "aspect": aspect, "type": READ_FORMS[q.task, q.variant], "point": point,
-                        "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSION}
+                        "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSIONS[args.language]}
                 rows.append((_packet_line(q), meta))
     _write(args.output, args.round, args.language, rows, args.readers)
 
@@ -106,7 +106,7 @@ def sample_build(args: argparse.Namespace) -> None:
             key = ("true" if p["gold"] else "false") if form[0] == "TFQ" else p["gold"]
             line = {"question": question, "options": p["answer_format"].get("option_texts") or {}, "key": key}
             meta = {"language": args.language, "aspect": point.rsplit("/", 1)[1], "type": READ_FORMS[form], "point": point,
-                    "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSION}
+                    "seed": args.seed, "kb_version": VERSIONS[args.language], "builder": BUILDER_VERSIONS[args.language]}
             rows.append((line, meta))
     _write(args.output, args.round, args.language, rows, args.readers)
 

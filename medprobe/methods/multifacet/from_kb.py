@@ -41,10 +41,10 @@ from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES
 from medprobe.sources.cmekg_codes import department_systems
+from medprobe.sources.cmekg_keys import ChineseKeys
 from medprobe.sources.cmekg_values import (
     age_or_sex_group,
     drug_class,
-    fits,
     general_finding,
     general_treatment,
 )
@@ -54,9 +54,9 @@ from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
-#: bump whenever the questions built from a KB change, so that blind readings of older questions no longer
-#: count as the precision of these (``medprobe.precision``)
-BUILDER_VERSION = 3
+#: per language, bump whenever the questions built from a built-in KB of that language change, so that blind
+#: readings of older questions no longer count as the precision of these (``medprobe.precision``)
+BUILDER_VERSIONS = {"en": 3, "zh": 4}
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
 N_DEMOS = 5
@@ -104,8 +104,8 @@ COMMON_DISEASES: dict[str, tuple[Callable[[Disease], bool], float]] = {"en": (la
 #: ICD-10 code, since the graph also files traditional patterns, instruments and check-ups like diseases
 #: (阳明头痛, 纤维鼻咽镜, 妇科的保健体检); the others still count when distractors are drawn
 ASKED_DISEASE: dict[str, Callable[[Disease], bool]] = {"zh": lambda d: bool(d.codes.get("ICD10"))}
-#: language -> whether a built-in KB's finding may be keyed right for a disease, given its name, sites and departments
-KEYABLE_FINDING: dict[str, Callable[[str, Iterable[str]], bool]] = {"zh": fits}
+#: language -> the judge of which findings of a built-in KB a question may key (``cmekg_keys``)
+KEYABLE_FINDINGS: dict[str, Callable[[Iterable[Disease], str], ChineseKeys]] = {"zh": ChineseKeys}
 #: two diseases whose names share this many content words are related ("... muscular dystrophy ...")
 NAME_WORDS_SHARED = 2
 
@@ -339,14 +339,24 @@ def cell_aspect(disease: Disease, key: str) -> str:
     return key if common is None or common[0](disease) else f"{key} (rare diseases)"
 
 
-def keyable(kp: KnowledgePoint, disease: Disease) -> KnowledgePoint:
-    """The knowledge point with only the values a question may key right (all, unless the language has a
-    test for findings, ``KEYABLE_FINDING``); the others stay in the KB, so they are never wrong options either."""
-    test = KEYABLE_FINDING.get(disease.language)
-    if test is None or FAMILIES.get(kp.aspect or "") != "findings" or kp.aspect == "secondary_diseases":
-        return kp
-    texts = [disease.name, *disease.values("anatomical_sites"), *disease.values("departments")]
-    return kp.model_copy(update={"values": [v for v in kp.values if test(v, texts)]})
+class _Keys:
+    """Per aspect of a built-in KB, the language's judge of which findings a question may key
+    (``KEYABLE_FINDINGS``), made once per build."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.judges: dict[str, ChineseKeys] = {}
+
+    def keyable(self, kp: KnowledgePoint, disease: Disease) -> KnowledgePoint:
+        """The knowledge point with only the values a question may key right (all, unless the language
+        judges findings); the others stay in the KB, so they are never wrong options either."""
+        make = KEYABLE_FINDINGS.get(self.kb.language)
+        aspect = kp.aspect or ""
+        if make is None or FAMILIES.get(aspect) != "findings" or aspect == "secondary_diseases":
+            return kp
+        if aspect not in self.judges:
+            self.judges[aspect] = make(self.kb.diseases, aspect)
+        return kp.model_copy(update={"values": self.judges[aspect].keyable(disease, kp.values)})
 
 
 def _with_common_share(
@@ -411,6 +421,7 @@ def build_kb_questions(
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
     limit = limit if wanted is None else len(wanted)
 
+    keys = _Keys(kb)
     demo_kps: list[tuple[KnowledgePoint, list[str]]] = []
     chosen: list[tuple[KnowledgePoint, list[str]]] = []
     demo_diseases: set[str] = set()
@@ -422,7 +433,7 @@ def build_kb_questions(
         test = f"{disease}/{key}" in wanted if wanted is not None else limit is None or len(chosen) < limit
         if disease in demo_diseases or not (demo or test):
             continue
-        kp = keyable(kb.knowledge_point(entry, key), entry) if builtin else kb.knowledge_point(entry, key)
+        kp = keys.keyable(kb.knowledge_point(entry, key), entry) if builtin else kb.knowledge_point(entry, key)
         if len(kp.values) < MIN_VALUES:
             skipped["fewer than 3 entities a question may key"] += 1
             continue
