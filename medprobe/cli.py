@@ -368,14 +368,14 @@ def kb_build(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write here instead of the built-in cache")] = None,
 ) -> None:
     """Build a knowledge base from an offline source, audit it and record the audit beside it."""
-    from medprobe.sources.audit import audit_kb, builtin_relations, record_audit
+    from medprobe.metrics.embedding import make_embedder
+    from medprobe.sources.audit import audit_kb, builtin_kind_of, record_audit
     from medprobe.sources.builtin import build_builtin, builtin_kb_path
     from medprobe.sources.kb import load_kb
 
     path = build_builtin(name, output) if output else builtin_kb_path(name)
     kb = load_kb(path)
-    kind_of, related = builtin_relations(kb.language)
-    audit = audit_kb(kb, kind_of=kind_of, related=related)
+    audit = audit_kb(kb, kind_of=builtin_kind_of(kb.language), embedder=make_embedder())
     record = record_audit(audit, path)
     err_console.print(escape(f"{len(kb.diseases)} diseases; audit recorded in {record}: {_audit_line(audit.to_dict()['checks'])}"))
     print(path)
@@ -409,14 +409,14 @@ def kb_audit_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Check a knowledge base for values that make bad questions; exit 4 when a check is over its limit."""
-    from medprobe.sources.audit import audit_kb, audit_text, builtin_relations
+    from medprobe.metrics.embedding import make_embedder
+    from medprobe.sources.audit import audit_kb, audit_text, builtin_kind_of
     from medprobe.sources.builtin import resolve_kb
 
     given = {key.removeprefix("max_"): value for key, value in locals().items() if key.startswith("max_")}
     loaded = resolve_kb(kb)
-    kind_of, related = builtin_relations(loaded.language)
-    audit = audit_kb(loaded, limits={k: v for k, v in given.items() if v is not None}, kind_of=kind_of, related=related,
-                     sample=sample, seed=seed)
+    audit = audit_kb(loaded, limits={k: v for k, v in given.items() if v is not None}, kind_of=builtin_kind_of(loaded.language),
+                     embedder=make_embedder(), sample=sample, seed=seed)
     print(json.dumps(audit.to_dict(), ensure_ascii=False, indent=2) if as_json else audit_text(audit))
     if audit.over_limit():
         err_console.print(f"[bold red]audit failed[/]: {escape(_audit_line(audit.to_dict()['checks']))}")

