@@ -26,6 +26,7 @@ from medprobe.gating import item_error_cell
 from medprobe.jsonl import read_json, read_records, write_records
 from medprobe.methods import BuildOptions, get_method
 from medprobe.precision import ITEM_TYPES, Reading, cells, item_error, wilson
+from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 from medprobe.records import Probe, Response
 from medprobe.sources.builtin import VERSIONS
@@ -255,3 +256,27 @@ def test_types_are_the_ones_readers_judge() -> None:
 
     assert set(MULTIFACET) == set(ITEM_TYPES) and set(READ_AS.values()) == {"MCQ", "TFQ"} and MEDDISK == SDAK == ("TFQ",)
     assert json.dumps(READ_AS, sort_keys=True) == json.dumps({"AE": "MCQ", "MCQ": "MCQ", "MR": "MCQ", "SV": "TFQ"}, sort_keys=True)
+
+
+def _profile(tmp_path: Path, data: str) -> tuple[dict, Path]:
+    """The knowledge profile of a replay model that knows every third shared point of ``data``."""
+    points, builds = profile_builds(data, limit=6, seed=0)
+    answers = tmp_path / f"answers-{len(list(tmp_path.iterdir()))}.jsonl"
+    write_records(answers, oracle_responses([get_method(m).build(o) for m, o in builds], points, set(points.ids[::3]), only_mcq=False))
+    result = invoke("run", "profile", "--data", data, "--limit", "6", "--model", f"replay:{answers}", "--out", tmp_path / "runs", "-q")
+    assert result.exit_code == 0, result.output
+    folder = Path(result.stdout.strip().splitlines()[-1])
+    return read_json(folder / "profile.json"), folder
+
+
+def test_the_profile_carries_each_methods_item_error(builtin: tuple[Reading, ...], tmp_path: Path) -> None:
+    profile, folder = _profile(tmp_path, "builtin:en")
+    for way in profile["ways"]:
+        run = read_json(Path(profile["runs"][way["method"]]) / "summary.json")
+        assert run["item_error"]["measured_by"] == "blind reading", way
+        assert profile["per_way"][way["key"]]["item_error"] == item_error_cell(run) != "not measured"
+    report = (folder / "report.md").read_text()
+    assert "| parse failures | item error |" in report
+    mine, folder = _profile(tmp_path, str(write_kb(tmp_path / "mine.jsonl")))
+    assert {row["item_error"] for row in mine["per_way"].values()} == {"not measured"}
+    assert "| not measured |" in (folder / "report.md").read_text()
