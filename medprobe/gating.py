@@ -171,31 +171,45 @@ def gate_kb(kb: KnowledgeBase, candidates: Collection[str], types: Sequence[str]
 
 def item_error_record(gates: Mapping[str, Mapping[str, Any]], counts: ItemCells, verification: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """summary.json's ``item_error``: the estimate for the run's items built from KBs (``counts``, per KB
-    name, aspect and question type), or None when the run built no item from a KB (released data)."""
+    name, aspect and question type), or None when the run built no item from a KB (released data). Blind
+    reading decides wherever a built-in KB is involved (a user's KB beside it counts as unmeasured); a
+    user's KB alone is estimated from a verification file's reviews, or not at all."""
     if not counts:
         return None
-    items = sum(counts.values())
     builtin = {kb: gate for kb, gate in gates.items() if gate.get("builtin")}
     if builtin:
-        table = {(f"{kb}/{aspect}", kind): cell for kb, gate in builtin.items()
-                 for (aspect, kind), cell in cells(precision.shipped_readings(), gate["language"], gate["kb_version"]).items()}
-        estimate = item_error(table, {(f"{kb}/{aspect}", kind): n for (kb, aspect, kind), n in counts.items()})
-        measured = estimate.unmeasured < 1
-        versions = ", ".join(f"{kb} version {gate['kb_version']}" for kb, gate in sorted(builtin.items()))
-        return {**(estimate.as_dict() if measured else {"items": items, "unmeasured": 1.0}),
-                "measured_by": "blind reading" if measured else None, "kb": versions,
-                "text": f"{estimate.text()} [blind reading of {versions}, {items} items]" if measured else estimate.text()}
+        return _blind_reading_estimate(builtin, counts)
     if verification and verification.get("reviewed"):
-        reviewed, flagged = int(verification["reviewed"]), sum(verification.get("flagged", {}).values())
-        low, high = wilson(flagged, reviewed)
-        built = int(verification.get("items") or reviewed)
-        return {"rate": flagged / reviewed, "low": low, "high": high, "items": items, "reviewed": reviewed, "built": built,
-                "reviewed_share": reviewed / built, "measured_by": "verification file", "file": verification.get("file"),
-                "text": f"{100 * flagged / reviewed:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%): {flagged} of {reviewed} reviewed "
-                        f"items flagged ({100 * reviewed / built:.0f}% of the {built} items built were reviewed; verification file)"}
-    return {"items": items, "measured_by": None,
+        return _review_estimate(verification, sum(counts.values()))
+    return {"items": sum(counts.values()), "measured_by": None,
             "text": "not measured (your own knowledge base: no blind reading covers it; supply --verified FILE to estimate it "
                     "from your reviewers' verdicts)"}
+
+
+def _blind_reading_estimate(builtin: Mapping[str, Mapping[str, Any]], counts: ItemCells) -> dict[str, Any]:
+    """``precision.item_error`` over the cells of each built-in KB at the builder version the build read
+    (a run rescored after a KB rebuild keeps the readings of the KB it asked)."""
+    table = {(f"{kb}/{aspect}", kind): cell for kb, gate in builtin.items()
+             for (aspect, kind), cell in cells(precision.shipped_readings(), gate["language"], gate["kb_version"]).items()}
+    estimate = item_error(table, {(f"{kb}/{aspect}", kind): n for (kb, aspect, kind), n in counts.items()})
+    versions = ", ".join(f"{kb} version {gate['kb_version']}" for kb, gate in sorted(builtin.items()))
+    if estimate.unmeasured >= 1:
+        return {"items": estimate.items, "unmeasured": 1.0, "measured_by": None, "kb": versions, "text": estimate.text()}
+    return {**estimate.as_dict(), "measured_by": "blind reading", "kb": versions,
+            "text": f"{estimate.text()} [blind reading of {versions}, {estimate.items} items]"}
+
+
+def _review_estimate(verification: Mapping[str, Any], items: int) -> dict[str, Any]:
+    """Flagged / reviewed items of this build with its Wilson interval: the reviewed items are a sample of
+    the build's, so their error rate estimates the rate of the items nobody reviewed (the flagged ones
+    themselves were dropped from the run)."""
+    reviewed, flagged = int(verification["reviewed"]), sum(verification.get("flagged", {}).values())
+    low, high = wilson(flagged, reviewed)
+    built = int(verification.get("items") or reviewed)
+    return {"rate": flagged / reviewed, "low": low, "high": high, "items": items, "reviewed": reviewed, "built": built,
+            "reviewed_share": reviewed / built, "measured_by": "verification file", "file": verification.get("file"),
+            "text": f"{100 * flagged / reviewed:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%): {flagged} of {reviewed} reviewed "
+                    f"items flagged ({100 * reviewed / built:.0f}% of the {built} items built were reviewed; verification file)"}
 
 
 def item_error_cell(summary: Mapping[str, Any]) -> str:
