@@ -639,13 +639,14 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
+    include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help="the demo benchmark made on first start: " + UNMEASURED_HELP)] = False,
 ) -> None:
     """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
     platform_extra()
     from medprobe.platform.serve import default_db
     from medprobe.platform.serve import serve as run_server
 
-    run_server(db or default_db(), host, port, workers)
+    run_server(db or default_db(), host, port, workers, include_unmeasured=include_unmeasured)
 
 
 def platform_extra() -> None:
