@@ -48,6 +48,8 @@ EXIT_INCOMPLETE = 3
 #: exit status of ``kb audit`` when a check is over its limit
 EXIT_AUDIT = 4
 VERIFIED_HELP = "a verification file (medprobe items apply): leave out knowledge points with an item flagged wrong or ambiguous"
+UNMEASURED_HELP = ("on builtin:en / builtin:zh, also ask the aspects whose questions blind reading has not measured "
+                   "precise enough (left out by default; the report says which were added)")
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
@@ -86,6 +88,8 @@ def parse_options(pairs: list[str], flag: str = "-O") -> dict[str, str]:
 
 def _print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> None:
     out_console.print(get_method(method_name).table(summary))
+    if "item_error" in summary:
+        out_console.print(f"estimated item error: {escape(summary['item_error']['text'])}", highlight=False)
     run = summary["run"]
     if run["errors"] or run["missing"]:
         empty = f" ({run['empty_completions']} of them empty completions)" if run.get("empty_completions") else ""
@@ -116,6 +120,7 @@ def run(
     max_tokens: Annotated[int | None, typer.Option(min=1, help="override the method's max tokens")] = None,
     option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
     verified: Annotated[Path | None, typer.Option(help=VERIFIED_HELP)] = None,
+    include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help="start a new run directory instead of resuming an unfinished one")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
@@ -129,7 +134,7 @@ def run(
     writable_dir(out, "--out")
     options = parse_options(method_option, "-X")
     if method == "profile":
-        builds = _profile_builds(data, limit, seed, repeats, options, setting, level)
+        builds = _profile_builds(data, limit, seed, repeats, options, setting, level, include_unmeasured)
     else:
         builds = [
             (name, BuildOptions(data=job["data"], limit=job["limit"], seed=seed, setting=setting, level=level, repeats=job.get("repeats"), options=job["options"]))
@@ -140,7 +145,8 @@ def run(
     for name, build_options in builds:
         plan = RunPlan(
             method=name,
-            build=replace(build_options, temperature=temperature, max_tokens=max_tokens, verified=_path(verified)),
+            build=replace(build_options, temperature=temperature, max_tokens=max_tokens, verified=_path(verified),
+                          include_unmeasured=include_unmeasured),
             model=model,
             model_options=parse_options(option),
             out=out,
@@ -183,6 +189,7 @@ def _jobs(method: str | None, model: str, data: str | None, limit: int | None, r
 
 def _profile_builds(
     data: str | None, limit: int | None, seed: int, repeats: int | None, options: dict[str, str], setting: str | None, level: str | None,
+    include_unmeasured: bool,
 ) -> list[tuple[str, BuildOptions]]:
     """``run profile``: the shared sample of knowledge points and every method's build on it."""
     from medprobe.profile.points import profile_builds
@@ -192,7 +199,7 @@ def _profile_builds(
         raise MedprobeError(f"run profile takes no {', '.join(given)}", hint="every method runs with its defaults on the shared points")
     if data is None or limit is None:
         raise MedprobeError("run profile needs --data (a knowledge base) and --limit (knowledge points)", hint="e.g. --data builtin:zh --limit 50")
-    points, builds = profile_builds(data, limit=limit, seed=seed, repeats=repeats or 1)
+    points, builds = profile_builds(data, limit=limit, seed=seed, repeats=repeats or 1, include_unmeasured=include_unmeasured)
     err_console.print(f"[bold]medprobe[/]: profile of {len(points.ids)} knowledge points of {escape(data)}: {', '.join(m for m, _ in builds)}")
     return builds
 
@@ -262,6 +269,7 @@ def build(
     seed: Annotated[int, typer.Option()] = 0,
     setting: Annotated[str | None, typer.Option()] = None,
     verified: Annotated[Path | None, typer.Option(help=VERIFIED_HELP)] = None,
+    include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
 ) -> None:
     """Build probes without a model and export them as JSONL (answer them anywhere, then
     `medprobe run METHOD --model replay:ANSWERS.jsonl`)."""
@@ -269,7 +277,8 @@ def build(
     from medprobe.verification import verified_probe_set
 
     writable_dir(output.parent, "--output")
-    probe_set = verified_probe_set(get_method(method), BuildOptions(data=data, limit=limit, seed=seed, setting=setting, verified=_path(verified)))
+    options = BuildOptions(data=data, limit=limit, seed=seed, setting=setting, verified=_path(verified), include_unmeasured=include_unmeasured)
+    probe_set = verified_probe_set(get_method(method), options)
     write_records(output, probe_set.probes)
     err_console.print(f"{len(probe_set.probes)} probes; decoding {probe_set.generation.model_dump()}; samples {probe_set.samples}")
     for note in probe_set.info.get("notes", []):
@@ -291,13 +300,15 @@ def items_sample(
     seed: Annotated[int, typer.Option()] = 0,
     setting: Annotated[str | None, typer.Option()] = None,
     level: Annotated[str | None, typer.Option(help="multicog: low, mid or both (the high level's cases are not reviewed)")] = None,
+    include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
 ) -> None:
     """Write a review sheet of the questions that `run` with the same options asks."""
     from medprobe.verification import review_items, review_sheet
 
     writable_dir(output.parent, "--output")
     chosen = get_method(method)
-    items = review_items(chosen, chosen.build(BuildOptions(data=data, limit=limit, seed=seed, setting=setting, level=level)))
+    options = BuildOptions(data=data, limit=limit, seed=seed, setting=setting, level=level, include_unmeasured=include_unmeasured)
+    items = review_items(chosen, chosen.build(options))
     review_sheet(items, output)
     err_console.print(f"{len(items)} items of {len({i.knowledge_point for i in items})} knowledge points to review")
     print(output)
@@ -333,7 +344,9 @@ def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> 
 @app.command()
 @user_errors
 def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run directories of one method")]) -> None:
-    """Rank finished runs of one method (its paper's headline table: e.g. Table 4 for meddisk)."""
+    """Rank finished runs of one method (its paper's headline table: e.g. Table 4 for meddisk), with each
+    run's estimated item error (rate and 95% interval; "not measured" on your own KB; n/a on released data)."""
+    from medprobe.gating import item_error_cell
     from medprobe.jsonl import read_json
 
     summaries = [read_json(run / "summary.json") for run in runs]
@@ -343,9 +356,10 @@ def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run di
     method = get_method(methods.pop())
     rows = sorted(((s, method.headline(s)) for s in summaries), key=lambda pair: pair[1]["_sort"], reverse=True)
     columns = [c for c in rows[0][1] if not c.startswith("_")]
-    table = Table("model", "data", *columns, title=f"{method.title} leaderboard")
+    table = Table("model", "data", *columns, "item error", title=f"{method.title} leaderboard")
     for summary, row in rows:
-        table.add_row(escape(str(summary["model"])), escape(str(summary["data"])), *(row.get(c, "–") for c in columns))
+        table.add_row(escape(str(summary["model"])), escape(str(summary["data"])), *(row.get(c, "–") for c in columns),
+                      item_error_cell(summary))
     out_console.print(table)
 
 
@@ -625,13 +639,14 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
+    include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help="the demo benchmark made on first start: " + UNMEASURED_HELP)] = False,
 ) -> None:
     """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
     platform_extra()
     from medprobe.platform.serve import default_db
     from medprobe.platform.serve import serve as run_server
 
-    run_server(db or default_db(), host, port, workers)
+    run_server(db or default_db(), host, port, workers, include_unmeasured=include_unmeasured)
 
 
 def platform_extra() -> None:

@@ -100,7 +100,8 @@ def test_a_judge_answer_of_none_stays_unparsed(release: Path, tmp_path: Path) ->
     ],
 )
 def test_the_judge_is_refused_where_it_cannot_apply(release: Path, tmp_path: Path, args: list[str], message: str) -> None:
-    data = ["--data", str(release)] if args[0] == "multifacet" else ["--limit", "2"]
+    # sdak builds from builtin:zh, gated (medprobe.gating): unmeasured aspects included so the judge is what refuses
+    data = ["--data", str(release)] if args[0] == "multifacet" else ["--limit", "2", "--include-unmeasured"]
     result = CliRunner().invoke(app, ["run", *args, *data, "--model", "random", "-X", "extractor=judge:random", "--out", str(tmp_path), "-q"])
     assert result.exit_code == 2, result.output
     assert message in result.output

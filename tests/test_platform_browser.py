@@ -41,7 +41,8 @@ def live_server(folder: Path) -> Iterator[tuple[str, str]]:
     log = (folder / "serve.log").open("w")
     env = {**os.environ, "MEDPROBE_ADMIN_PASSWORD": "admin password"}
     proc = subprocess.Popen([sys.executable, "-m", "medprobe", "serve", "--db", db, "--host", "127.0.0.1", "--port", str(port),
-                             "--workers", "0"], stdout=log, stderr=subprocess.STDOUT, env=env)
+                             # the demo on builtin:en is gated (medprobe.gating); this test must not depend on shipped readings
+                             "--workers", "0", "--include-unmeasured"], stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180

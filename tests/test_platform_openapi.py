@@ -46,7 +46,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory):
     factory = sessions(engine)
     with factory() as session:
         admin = create_user(session, "admin@example.org", "Admin", "admin password", admin=True)
-        publish(session, BenchmarkSpec("mf", "MultifacetEval demo", "multifacet", "builtin:en", size=2), admin.id)
+        publish(session, BenchmarkSpec("mf", "MultifacetEval demo", "multifacet", "builtin:en", size=2, include_unmeasured=True), admin.id)
     jobs = Jobs(url)
 
     def token() -> str:

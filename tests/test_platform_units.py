@@ -36,8 +36,8 @@ def db(tmp_path_factory: pytest.TempPathFactory):
     migrate_queue(url)
     with sessions(engine)() as session:
         user = create_user(session, "p@example.org", "P", "a long password")
-        publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=3), user.id)
-        publish(session, BenchmarkSpec("mf", "MF", "multifacet", "builtin:en", size=2), user.id)
+        publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=3, include_unmeasured=True), user.id)
+        publish(session, BenchmarkSpec("mf", "MF", "multifacet", "builtin:en", size=2, include_unmeasured=True), user.id)
         token = new_token(session, user, "cli")
     return url, token
 
@@ -70,7 +70,7 @@ def test_migrations_move_large_texts_apart_and_back_keeping_them(tmp_path) -> No
     migrate(engine)
     with sessions(engine)() as session:
         user = create_user(session, "m@example.org", "M", "a long password")
-        benchmark = publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=2), user.id)
+        benchmark = publish(session, BenchmarkSpec("sd", "SDAK", "sdak", "builtin:en", size=2, include_unmeasured=True), user.id)
         session.add(Submission(benchmark_id=benchmark.id, user_id=user.id, model_name="m", answers_jsonl="A\n", answers_sha256="x"))
         session.commit()
         probes, pack = benchmark.probes_jsonl, benchmark.pack_jsonl
@@ -88,7 +88,7 @@ def test_multicog_high_level_is_refused_at_publishing(db: tuple[str, str]) -> No
     from medprobe.errors import MedprobeError
 
     with sessions(make_engine(db[0]))() as session, pytest.raises(MedprobeError, match="cannot be answered offline"):
-        publish(session, BenchmarkSpec("mc", "MC", "multicog", "builtin:en", size=2, options={"level": "low,high"}), None)
+        publish(session, BenchmarkSpec("mc", "MC", "multicog", "builtin:en", size=2, options={"level": "low,high"}, include_unmeasured=True), None)
 
 
 def test_read_answers_jsonl_csv_and_samples() -> None:

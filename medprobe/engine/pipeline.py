@@ -25,6 +25,7 @@ from medprobe.engine.lock import RunLock
 from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revision, staged_probes
 from medprobe.engine.runner import Requests, RunStats, execute, notice
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, item_cells_of, item_error_record
 from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
@@ -442,6 +443,10 @@ def finish(
     }
     if "verification" in config.build_info:
         summary["verification"] = config.build_info["verification"]
+    item_error = item_error_record(config.build_info.get(GATES_KEY, {}), item_cells_of(method, probes, config.build_info),
+                                   config.build_info.get("verification"))
+    if item_error is not None:
+        summary["item_error"] = item_error
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
     judged = extraction.judgement_records(responses)

@@ -59,6 +59,9 @@ class BuildOptions:
     verified: str | None = None
     #: a profile's shared knowledge points; a method that cannot build on them must refuse them
     points: SharedPoints | None = None
+    #: on a built-in KB, also ask the aspects whose questions blind reading has not measured precise enough
+    #: (``--include-unmeasured``; medprobe.gating)
+    include_unmeasured: bool = False
 
     def point_ids(self) -> tuple[str, ...] | None:
         return None if self.points is None else self.points.ids
@@ -145,6 +148,8 @@ class Method(Protocol):
     # episodes through ``session.ask`` (medprobe.engine.pipeline.Session); without it the engine
     # asks every probe once. ``review_items(self, probes) -> list[ReviewItem]`` gives the questions
     # clinicians review (medprobe.verification); without it the method's items cannot be verified.
+    # ``item_cells(self, probes, build_info) -> Counter[(KB name, aspect, question type)]`` counts the
+    # items built from a knowledge base (medprobe.gating); without it a run states no item error.
 
 
 def available_methods() -> dict[str, Any]:

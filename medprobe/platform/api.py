@@ -124,6 +124,8 @@ class BenchmarkIn(BaseModel):
     size: int | None = Field(default=None, ge=1, le=1_000_000)
     setting: str | None = Field(default=None, max_length=40)
     options: dict[str, str] = Field(default_factory=dict, max_length=20)
+    #: on a built-in KB, also the aspects blind reading has not measured precise enough (medprobe.gating)
+    include_unmeasured: bool = False
 
 
 class Visibility(BaseModel):

@@ -47,6 +47,8 @@ class BenchmarkSpec:
     size: int | None = None
     setting: str | None = None
     options: dict[str, str] = field(default_factory=dict)
+    #: on a built-in KB, also ask the aspects blind reading has not measured precise enough (medprobe.gating)
+    include_unmeasured: bool = False
 
 
 def public_id(key: str, probe_id: str) -> str:
@@ -89,7 +91,8 @@ def build_options(spec: BenchmarkSpec) -> BuildOptions:
                 f"level '{level}' cannot be published", field="level",
                 hint="the high level is a dialogue with the server's simulated patient, which cannot be answered offline; use low,mid",
             )
-    return BuildOptions(data=spec.data, limit=spec.size, seed=spec.seed, setting=spec.setting, level=level, options=options)
+    return BuildOptions(data=spec.data, limit=spec.size, seed=spec.seed, setting=spec.setting, level=level, options=options,
+                        include_unmeasured=spec.include_unmeasured)
 
 
 def publish(session: Session, spec: BenchmarkSpec, user_id: int | None, options: BuildOptions | None = None) -> Benchmark:
@@ -125,7 +128,9 @@ def _check_free(session: Session, slug: str) -> None:
         raise MedprobeError(f"a benchmark named '{slug}' exists already", field="slug")
 
 
-def publish_profile(session: Session, prefix: str, data: str, size: int, seed: int, user_id: int | None) -> list[Benchmark]:
+def publish_profile(
+    session: Session, prefix: str, data: str, size: int, seed: int, user_id: int | None, *, include_unmeasured: bool = False,
+) -> list[Benchmark]:
     """The four methods of a knowledge profile as benchmarks ``PREFIX-METHOD``, built on one shared
     sample of ``size`` knowledge points (as ``medprobe run profile`` builds them), so that one
     model's submissions to all of them join into its profile on the model page."""
@@ -133,10 +138,11 @@ def publish_profile(session: Session, prefix: str, data: str, size: int, seed: i
 
     for job in JOBS:
         _check_free(session, f"{prefix}-{job.method}")
-    points, builds = profile_builds(data, limit=size, seed=seed)
+    points, builds = profile_builds(data, limit=size, seed=seed, include_unmeasured=include_unmeasured)
     title = f"Knowledge profile {prefix} ({len(points.ids)} points of {data})"
     return [publish(session, BenchmarkSpec(f"{prefix}-{method}", f"{title}: {method}", method, data, seed, size,
-                                           options={"level": options.level} if options.level else {}), user_id, options)
+                                           options={"level": options.level} if options.level else {},
+                                           include_unmeasured=include_unmeasured), user_id, options)
             for method, options in builds]
 
 

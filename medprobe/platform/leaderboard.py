@@ -9,6 +9,9 @@ MultifacetEval's average facet accuracy (mean over facets of each facet's mean i
 SDAK's FactAcc (mean item score over items and runs) and MedDisKEval's total score (mean over
 answers of 0/5/10 points per tier, averaged over the graded metrics). Each equals the summary's
 own figure on the full sample (tested), so the interval is around the number shown.
+
+Item error: the estimated share of bad items among those the benchmark built (medprobe.gating), rate and
+95 % interval, "not measured" on a user's own KB, "n/a" on released data.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from medprobe.gating import item_error_cell
 from medprobe.methods import get_method
 from medprobe.metrics.grading import TIER_POINTS
 from medprobe.records import ItemScore
@@ -111,6 +115,7 @@ def rows(benchmark: Any, submissions: list[Any]) -> list[dict[str, str]]:
             "rank": str(rank), "model": sub.model_name, "organisation": sub.organisation,
             "date": sub.created.date().isoformat(), **headline["columns"],
             "95% CI": "; ".join(_interval_text(benchmark.method, i) for i in headline["intervals"]) or "–",
+            "item error": item_error_cell(sub.summary or {}),
             **comparability(benchmark, sub),
             "answered": f"{run.get('answered', 0)}/{run.get('requests', 0)}", "submission": str(sub.id),
         })

@@ -262,7 +262,8 @@ async def admin_publish(request: Request, session: DB, user: Who) -> Response:
     options = dict(pair.split("=", 1) for pair in str(form.get("options", "")).split() if "=" in pair)
     spec = BenchmarkSpec(slug=str(form.get("slug", "")), title=str(form.get("title", "")), method=str(form.get("method", "")),
                          data=str(form.get("data", "")).strip() or None, seed=int(seed) if seed.isdigit() else 0,
-                         size=int(size) if size.isdigit() else None, options=options)
+                         size=int(size) if size.isdigit() else None, options=options,
+                         include_unmeasured=form.get("include_unmeasured") == "on")
     benchmark = publish(session, spec, user.id)
     return see_other(f"/benchmarks/{benchmark.slug}")
 
@@ -277,7 +278,7 @@ async def admin_publish_profile(request: Request, session: DB, user: Who) -> Res
     if seed and not seed.isdigit():
         raise Refused(422, "give the seed as a whole number ≥ 0, or leave it empty for 0")
     benchmarks = publish_profile(session, str(form.get("prefix", "")).strip(), str(form.get("data", "")).strip() or "builtin:en",
-                                 int(size), int(seed or 0), user.id)
+                                 int(size), int(seed or 0), user.id, include_unmeasured=form.get("include_unmeasured") == "on")
     return see_other(f"/benchmarks/{benchmarks[0].slug}")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
+from medprobe.gating import includes_unmeasured
 from medprobe.platform.answers import Answers
 from medprobe.platform.benchmarks import BenchmarkSpec, build_options, probes_of, public_id
 from medprobe.platform.models import Endpoint, Submission
@@ -44,7 +45,8 @@ def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> st
             if endpoint is None:
                 raise MedprobeError("the endpoint was removed")
             spec = BenchmarkSpec(slug=benchmark.slug, title=benchmark.title, method=benchmark.method, data=benchmark.data,
-                                 seed=benchmark.seed, size=benchmark.size, setting=benchmark.setting, options=dict(benchmark.options))
+                                 seed=benchmark.seed, size=benchmark.size, setting=benchmark.setting, options=dict(benchmark.options),
+                                 include_unmeasured=includes_unmeasured(benchmark.build_info))
             plan = RunPlan(method=benchmark.method, build=build_options(spec), model=endpoint.model,
                            model_options={"key_env": endpoint.key_env} if endpoint.key_env else {},
                            out=runs / f"submission-{submission.id}", progress=False,

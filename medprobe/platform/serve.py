@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -40,9 +41,11 @@ def prepare(url: str) -> None:
     migrate_queue(url)
 
 
-def first_start(session: Session, say: Callable[[str], None]) -> None:
+def first_start(session: Session, say: Callable[[str], None], *, include_unmeasured: bool = False) -> None:
     """On an empty database: an admin account (password from $MEDPROBE_ADMIN_PASSWORD, else made up
-    and printed once) and the demo benchmark, so a newcomer sees working pages at once."""
+    and printed once) and the demo benchmark, so a newcomer sees working pages at once. The demo is built
+    on builtin:en and gated like any build (medprobe.gating); ``include_unmeasured`` lets in the aspects
+    blind reading has not measured."""
     if session.scalar(select(func.count()).select_from(User).where(User.is_admin.is_(True))) == 0:
         password = os.environ.get("MEDPROBE_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
         create_user(session, ADMIN_EMAIL, "Admin", password, admin=True)
@@ -50,7 +53,7 @@ def first_start(session: Session, say: Callable[[str], None]) -> None:
         say(f"admin account: {ADMIN_EMAIL}, password {shown}")
     if session.scalar(select(func.count()).select_from(Benchmark)) == 0:
         say(f"publishing the demo benchmark '{DEMO.slug}' ({DEMO.method} on {DEMO.data}, {DEMO.size} knowledge points)")
-        publish(session, DEMO, None)
+        publish(session, replace(DEMO, include_unmeasured=include_unmeasured), None)
 
 
 class Workers:
@@ -82,7 +85,7 @@ class Workers:
                 proc.kill()
 
 
-def serve(url: str, host: str, port: int, workers: int = 1) -> None:
+def serve(url: str, host: str, port: int, workers: int = 1, *, include_unmeasured: bool = False) -> None:
     import uvicorn
 
     from medprobe.platform.app import Settings, create_app
@@ -91,7 +94,7 @@ def serve(url: str, host: str, port: int, workers: int = 1) -> None:
     url = normalise_url(url)
     prepare(url)
     with sessions(make_engine(url))() as session:
-        first_start(session, lambda text: print(f"medprobe serve: {text}", file=sys.stderr, flush=True))
+        first_start(session, lambda text: print(f"medprobe serve: {text}", file=sys.stderr, flush=True), include_unmeasured=include_unmeasured)
     pool = Workers(url, workers) if workers else None
     jobs = Jobs(url)
     try:

@@ -21,6 +21,7 @@ from typing import Any
 
 from scipy.stats import spearmanr
 
+from medprobe.gating import item_error_cell
 from medprobe.metrics.compare import welch, welch_by_aspect
 from medprobe.metrics.stats import bootstrap_ci, mean
 from medprobe.profile.join import Joined, Way, check_same
@@ -67,7 +68,10 @@ def build_profile(joined: Joined, against: Joined | None = None, *, seed: int = 
 
 
 def way_summary(joined: Joined, way: Way, shared: list[str]) -> dict[str, Any]:
+    """The way's scores on the shared points, and its run's estimated item error (medprobe.gating: the two
+    MultiCogEval ways share one run, hence one estimate)."""
     cells = joined.cells[way.key]
+    run = next(run for run in joined.runs if run.config.method == way.method)
     questions = sum(cell.questions for cell in cells.values())
     unparsed = sum(cell.unparsed for cell in cells.values())
     return {
@@ -77,6 +81,7 @@ def way_summary(joined: Joined, way: Way, shared: list[str]) -> dict[str, Any]:
         "questions": questions,
         "parse_failures": unparsed,
         "parse_failure_rate": unparsed / questions if questions else None,
+        "item_error": item_error_cell(run.summary),
     }
 
 

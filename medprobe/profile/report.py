@@ -57,11 +57,13 @@ def sections(profile: dict[str, Any]) -> list[Section]:
     found = [
         Section("Per method", "On the knowledge points every method asked: the mean score (share of questions right; "
                 "for recall the graded tiers' mean) and the share of points known (every question right; recall: "
-                "tier mean ≥ 0.75). Parse failures count as wrong.",
-                ["method", "points", "score %", "known %", "questions", "parse failures"],
+                "tier mean ≥ 0.75). Parse failures count as wrong. Item error: the estimated share of bad items among "
+                "those the method's run built (95 % interval; from blind reading on a built-in KB, \"not measured\" on your own).",
+                ["method", "points", "score %", "known %", "questions", "parse failures", "item error"],
                 [[w["title"], per_way[w["key"]]["points"], pct(per_way[w["key"]]["score"]), pct(per_way[w["key"]]["known"]),
                   per_way[w["key"]]["questions"],
-                  f"{per_way[w['key']]['parse_failures']} ({pct(per_way[w['key']]['parse_failure_rate'])} %)"] for w in ways]),
+                  f"{per_way[w['key']]['parse_failures']} ({pct(per_way[w['key']]['parse_failure_rate'])} %)",
+                  per_way[w["key"]]["item_error"]] for w in ways]),
         Section("Per aspect", "Known % (score %) per aspect and method.", ["aspect", "points", *(w["title"] for w in ways)],
                 [[_aspect(aspect), next(iter(row.values()))["points"],
                   *(f"{pct(row[w['key']]['known'])} ({pct(row[w['key']]['score'])})" for w in ways)]
@@ -186,11 +188,11 @@ def profile_table(profile: dict[str, Any]) -> Table:
     """The terminal summary: per method, score, known and the illusions against every other way."""
     ways = profile["ways"]
     illusions = {(i["right"], i["wrong"]): i["count"] for i in profile["illusions"]}
-    table = Table("way", "score %", "known %", "parse failures", *(f"not {w['key']}" for w in ways),
+    table = Table("way", "score %", "known %", "parse failures", "item error", *(f"not {w['key']}" for w in ways),
                   title=f"Knowledge profile · {profile['model']} · {profile['points']['shared']} shared knowledge points of {profile['data']}")
     for w in ways:
         row = profile["per_way"][w["key"]]
-        table.add_row(w["key"], pct(row["score"]), pct(row["known"]), str(row["parse_failures"]),
+        table.add_row(w["key"], pct(row["score"]), pct(row["known"]), str(row["parse_failures"]), row["item_error"],
                       *("–" if v == w else str(illusions[(w["key"], v["key"])]) for v in ways))
     table.caption = "not X: points known this way and not way X (illusions). " + "; ".join(f"{w['key']} = {w['title']}" for w in ways)
     return table

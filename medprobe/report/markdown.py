@@ -48,6 +48,8 @@ def render_report(summary: dict[str, Any], config: RunConfig, method_section: st
         ("from cache / resumed / sent", f"{run['from_cache']} / {run['resumed']} / {run['sent']}"),
         ("medprobe revision", config.git_revision or config.versions.get("medprobe", "?")),
     ]
+    if "item_error" in summary:  # a run on released data builds no item from a knowledge base
+        rows.insert(3, ("estimated item error", summary["item_error"]["text"]))
     parts = [f"# {summary['title']}: {summary['model']}", "", md_table(("", ""), rows), ""]
     if summary["status"] != "complete":
         parts += [f"**Status: {summary['status']}.** Failed requests count as unanswered (wrong).", ""]

@@ -10,6 +10,7 @@ or ``base`` (completion-style prompts for pretrained-only models); ``--limit N``
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from rich.table import Table
 
 from medprobe.aspects import ASPECTS
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, ItemCells, gate_kb, gate_records, record_gates
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.meddisk import review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
@@ -30,6 +32,8 @@ from medprobe.report.svg import tier_bars, value_bars
 from medprobe.verification import ReviewItem
 
 METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
+#: the question type whose blind-read precision stands for a reference answer's (see ``item_cells``)
+READ_TYPES = ("TFQ",)
 
 
 class MedDisKMethod:
@@ -49,11 +53,15 @@ class MedDisKMethod:
         if unknown:
             raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="meddisk options: " + ", ".join(SCORING_OPTIONS))
         kb = resolve_kb(options.data or self.default_data)
-        probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting, points=options.point_ids())
+        candidates = {key for disease in kb.diseases for key in disease.aspects}
+        gate = gate_kb(kb, candidates, READ_TYPES, include_unmeasured=options.include_unmeasured, method="MedDisKEval")
+        asked = gate.aspects(candidates) if gate.left_out else None
+        probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting, points=options.point_ids(), aspects=asked)
         if not probes:
             raise MedprobeError(f"no (disease, aspect) pairs to ask in {kb.name}")
         info["templates"] = template_hash()
         info["scoring_options"] = dict(options.options)
+        record_gates(info, gate_records([gate]))
         return ProbeSet(probes, INSTRUCT if setting == "instruct" else BASE, 1, setting, info)
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
@@ -72,6 +80,13 @@ class MedDisKMethod:
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)
+
+    def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
+        """(KB, aspect, TFQ) of each reference answer: nobody reads MedDisKEval's open questions blind, and a
+        reference answer is a disease's keyed facts under an aspect, which is what a TFQ states one of, so
+        the TFQ cell is the closest measured proxy for how often the reference is wrong."""
+        kb = next(iter(build_info.get(GATES_KEY, {})), None)
+        return Counter() if kb is None else Counter((kb, p.facet, READ_TYPES[0]) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge

@@ -76,9 +76,10 @@ def demo_pools(kb: KnowledgeBase, rng: random.Random) -> dict[str, list[Disease]
 
 def build_probes(
     kb: KnowledgeBase, *, limit: int | None, seed: int, setting: str, points: Collection[str] | None = None,
+    aspects: Collection[str] | None = None,
 ) -> tuple[list[Probe], dict[str, Any]]:
-    """Probes for every aspect of ``limit`` diseases (a seeded sample; all when None), or for exactly
-    ``points`` (``disease id/aspect``: a profile's shared knowledge points)."""
+    """Probes for every aspect (of ``aspects``; all when None) of ``limit`` diseases (a seeded sample; all
+    when None), or for exactly ``points`` (``disease id/aspect``: a profile's shared knowledge points)."""
     language = kb.language
     rng = random.Random(seed)
     pools = demo_pools(kb, rng)
@@ -93,6 +94,9 @@ def build_probes(
     for disease in chosen:
         for aspect in ASPECTS:
             if aspect.key not in disease.aspects or (wanted is not None and f"{disease.id}/{aspect.key}" not in wanted):
+                continue
+            if aspects is not None and aspect.key not in aspects:
+                skipped[f"{aspect.key}: aspect not asked"] += 1
                 continue
             demos = pools[aspect.key]
             if len(demos) < N_DEMOS:

@@ -17,16 +17,19 @@ dialogue unless given; ``-X cases=N`` and ``-X runs=N`` size the dialogue sample
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
+from medprobe.methods.multicog.lowmid.kb import READ_AS
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.records import GenerationParams, Probe, Response
@@ -86,7 +89,9 @@ class MultiCogMethod:
             built, info["lowmid"] = build_lowmid(
                 mcq_specs, limit=options.limit, seed=options.seed, repeats=options.repeats or 5,
                 generator=options.options.get("generator"), levels=set(lowmid), points=options.point_ids(),
+                include_unmeasured=options.include_unmeasured,
             )
+            record_gates(info, info["lowmid"].get(GATES_KEY, {}))
             probes += built
         if "high" in levels:
             if options.points is not None:
@@ -106,7 +111,7 @@ class MultiCogMethod:
         elif case_specs:
             raise MedprobeError("case data given but the high level is not selected", field="--data", hint="add --level high")
         info["judge"] = options.options.get("judge")
-        info["notes"] = notes
+        info["notes"] = [*notes, *info.get("notes", [])]
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True)
 
     async def interact(self, probe_set: ProbeSet, session: Any) -> None:
@@ -182,6 +187,14 @@ class MultiCogMethod:
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         """Low and mid level questions; the dialogue cases of the high level are not reviewed."""
         return review.review_items(probes)
+
+    def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
+        """(KB, aspect, question type) of each low/mid question built from a knowledge base, once however
+        many repeats ask it; release, raw-MCQ and case items come from no KB."""
+        datasets = build_info.get("lowmid", {}).get("datasets", {})
+        kb_of = {name: d["kb"] for name, d in datasets.items() if "kb" in d}
+        questions = {(p.knowledge_point, p.facet, p.variant): p for p in probes if p.meta.get("dataset") in kb_of}
+        return Counter((kb_of[p.meta["dataset"]], p.knowledge_point.rsplit("/", 1)[1], READ_AS[p.facet]) for p in questions.values())
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 2): normalized accuracy per level."""

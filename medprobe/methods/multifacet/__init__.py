@@ -11,12 +11,14 @@ rationales of dev_cot.json — the paper, too, ran MultiDiseK answer-only).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, ItemCells, enumerated_aspects, gate_kb, gate_records, record_gates
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import raw, release, review
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
@@ -37,15 +39,33 @@ AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
 COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
 COT_SAMPLES = 5
 SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}
+#: task -> the question type blind readers judge (negated MCQ and RQ: MCQ-neg, see ``read_type``)
+READ_AS = {"MCQ": "MCQ", "RQ": "MCQ", "MAQ": "MAQ", "TFQ": "TFQ"}
+#: the question types of an aspect that must all be measured for MultifacetEval to ask it by default
+READ_TYPES = ("MCQ", "MCQ-neg", "MAQ", "TFQ")
 
 
 def _kb_questions(data: str, options: BuildOptions) -> KbQuestions:
-    """The questions of a knowledge base; the KB itself is let go on return, before the questions
-    become probes."""
+    """The questions of a knowledge base, on the aspects its gate lets through (medprobe.gating: all
+    four question types must be measured, as mastery needs every facet of a point); the KB itself is
+    let go on return, before the questions become probes."""
     from medprobe.methods.multifacet.from_kb import build_kb_questions  # a release run never needs it
     from medprobe.sources.builtin import resolve_kb
 
-    return build_kb_questions(resolve_kb(data), seed=options.seed, limit=options.limit, points=options.point_ids())
+    kb = resolve_kb(data)
+    candidates = enumerated_aspects(kb)
+    gate = gate_kb(kb, candidates, READ_TYPES, include_unmeasured=options.include_unmeasured, method="MultifacetEval")
+    asked = gate.aspects(candidates) if gate.left_out else None
+    built = build_kb_questions(kb, seed=options.seed, limit=options.limit, points=options.point_ids(), aspects=asked)
+    record_gates(built.info, gate_records([gate]))
+    return built
+
+
+def read_type(probe: Probe) -> str:
+    """The question type blind readers judge (medprobe.precision) that a probe is: a revision question
+    is its MCQ with a proposed letter, so both are MCQ, or MCQ-neg when negated."""
+    kind = READ_AS[probe.facet]
+    return f"{kind}-neg" if kind == "MCQ" and probe.meta.get("negated") else kind
 
 
 class MultifacetMethod:
@@ -102,6 +122,11 @@ class MultifacetMethod:
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)
+
+    def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
+        """(KB, aspect, question type) of each question built from a knowledge base (none from a release)."""
+        kb = next(iter(build_info.get(GATES_KEY, {})), None)
+        return Counter() if kb is None else Counter((kb, p.knowledge_point.rsplit("/", 1)[1], read_type(p)) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""

@@ -16,15 +16,17 @@ penalty 1.05 (max 128 new tokens: the verdict and a short reason).
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, ItemCells
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.sdak import review
-from medprobe.methods.sdak.build import DEFAULT_RUNS, SETTINGS, build_probes
+from medprobe.methods.sdak.build import DEFAULT_RUNS, READ_TYPES, SETTINGS, build_probes
 from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
@@ -56,7 +58,7 @@ class SdakMethod:
         setting = options.setting or "zero-shot"
         probes, info = build_probes(
             options.data or self.default_data, setting=setting, runs=options.repeats or DEFAULT_RUNS, seed=options.seed, limit=options.limit,
-            points=options.point_ids(),
+            points=options.point_ids(), include_unmeasured=options.include_unmeasured,
         )
         return ProbeSet(probes, SAMPLING, 1, setting, info, own_repeats=True)
 
@@ -78,6 +80,13 @@ class SdakMethod:
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)
+
+    def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
+        """(KB, aspect, TFQ) of each claim built from a knowledge base, once however many runs ask it: a claim
+        states one fact or one distractor, as a true/false question does."""
+        kb = next(iter(build_info.get(GATES_KEY, {})), None)
+        claims = {(p.knowledge_point, p.variant): p for p in probes if "aspect" in p.meta}
+        return Counter() if kb is None else Counter((kb, p.meta["aspect"], READ_TYPES[0]) for p in claims.values())
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(

@@ -37,6 +37,8 @@ class ClaimPair(Record):
     #: what the claims relate, e.g. {"disease": "Marfan syndrome", "symptom": "arachnodactyly"}
     entities: dict[str, str]
     source: str
+    #: the KB aspect the entity was read from (medprobe.gating); None for a release item
+    aspect: str | None = None
 
 
 @dataclass(frozen=True)

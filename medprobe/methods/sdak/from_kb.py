@@ -84,8 +84,9 @@ def kb_items(kb: KnowledgeBase) -> tuple[list[KbItem], dict[str, int], dict[str,
 
 
 def to_pair(item: KbItem, source: str) -> ClaimPair:
-    """The item's factual and counterfactual claims."""
-    return make_pair(TYPES[item.type], item.disease.name, item.entity, item.disease.language, item_id=item.id, source=source, holds=item.holds)
+    """The item's factual and counterfactual claims, with the aspect they were read from."""
+    pair = make_pair(TYPES[item.type], item.disease.name, item.entity, item.disease.language, item_id=item.id, source=source, holds=item.holds)
+    return pair.model_copy(update={"aspect": item.key})
 
 
 def point_items(items: list[KbItem], points: Collection[str], *, seed: int) -> list[KbItem]:

@@ -26,6 +26,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from medprobe.errors import MedprobeError
+from medprobe.gating import GATES_KEY, gate_records
 from medprobe.methods.multicog.lowmid.results import import_raw
 from medprobe.methods.multicog.lowmid.score import score_lowmid
 from medprobe.methods.multicog.lowmid.sources import N_DEMOS, load_datasets
@@ -108,9 +109,11 @@ def build_lowmid(
     levels: Collection[str] = frozenset({"low", "mid"}),
     max_prompt_tokens: int | None = MAX_PROMPT_TOKENS,
     points: Collection[str] | None = None,
+    include_unmeasured: bool = False,
 ) -> tuple[list[Probe], dict[str, Any]]:
-    """Probes for each dataset x task x asked item x question x repeat, and provenance for config.json;
-    ``points`` asks exactly those knowledge points of a knowledge base (a profile's shared sample)."""
+    """Probes for each dataset x task x asked item x question x repeat, and provenance for config.json
+    (with the gates of its knowledge bases, medprobe.gating); ``points`` asks exactly those knowledge
+    points of a knowledge base (a profile's shared sample)."""
     unknown = set(levels) - {"low", "mid"}
     if unknown or not levels:
         raise MedprobeError(f"build_lowmid builds the low and mid levels, not {sorted(unknown) or 'nothing'}", field="--level")
@@ -119,7 +122,8 @@ def build_lowmid(
     if not specs:
         raise MedprobeError("no low/mid-level source given", field="--data")
     tasks = [task for task in TASKS if LEVEL_OF[task] in levels]
-    datasets, sources = load_datasets(specs, tasks, limit=limit, seed=seed, generator=generator, points=points)
+    datasets, sources = load_datasets(specs, tasks, limit=limit, seed=seed, generator=generator, points=points,
+                                      include_unmeasured=include_unmeasured)
     probes: list[Probe] = []
     per_dataset: dict[str, Any] = {}
     for dataset in datasets:
@@ -136,6 +140,9 @@ def build_lowmid(
         "generator": generator,
         "notes": [note for dataset in datasets for note in dataset.notes],
     }
+    gates = gate_records(d.gate for d in datasets if d.gate is not None)
+    if gates:
+        info[GATES_KEY] = gates
     return probes, info
 
 
@@ -150,5 +157,6 @@ def _dataset_info(dataset: Dataset, built: dict[str, list[Probe]]) -> dict[str, 
         "asked_items": {task: len({p.knowledge_point for p in probes}) for task, probes in built.items() if probes},
         "probes": {task: len(probes) for task, probes in built.items() if probes},
         "prompts_with_fewer_demos": {str(k): n for k, n in sorted(trimmed.items())},
+        **({"kb": dataset.gate.origin.name} if dataset.gate is not None else {}),
         **dataset.info,
     }

@@ -12,6 +12,11 @@ structured, every mid-level question comes from a template rather than a generat
   MR   the MCQ with Alice proposing the right letter, and with her proposing a random wrong one.
 
 The wording is ours, in English and Chinese (MCQ and SV reuse MultifacetEval's KB sentences).
+
+On a built-in KB only the aspects whose questions blind reading measured precise enough are asked by
+default (medprobe.gating): MCQ, AE and MR are multiple-choice questions (type MCQ), SV a true/false
+statement (type TFQ), so an aspect needs its MCQ cell shipped, and its TFQ cell too when the mid level is
+asked; ``include_unmeasured`` asks the others as well.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
+from medprobe.gating import enumerated_aspects, gate_kb
 from medprobe.methods.multicog.lowmid.tables import Dataset
 from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, distractors, index_kb
 from medprobe.methods.multifacet.templates import aspect_name, wording
@@ -71,13 +77,24 @@ def kb_rows(kp: KnowledgePoint, wrong: list[str], rng: random.Random, language: 
     }
 
 
-def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int, points: Collection[str] | None = None) -> Dataset:
-    """Items of a KB: all usable knowledge points, or a seeded sample of ``limit`` (or exactly
-    ``points``, a profile's shared sample) to ask plus ``extra`` more that serve only as demos."""
+#: the question type blind readers judge (medprobe.precision) of each task
+READ_AS = {"MCQ": "MCQ", "AE": "MCQ", "MR": "MCQ", "SV": "TFQ"}
+
+
+def kb_dataset(
+    spec: str, *, limit: int | None, seed: int, extra: int, points: Collection[str] | None = None,
+    tasks: Collection[str] = tuple(READ_AS), include_unmeasured: bool = False,
+) -> Dataset:
+    """Items of a KB: all usable knowledge points of the aspects its gate lets through for ``tasks``, or a
+    seeded sample of ``limit`` (or exactly ``points``, a profile's shared sample) to ask plus ``extra``
+    more that serve only as demos."""
     kb = resolve_kb(spec)
     every = list(kb.knowledge_points(min_values=1))
     index = index_kb(kb, {kp.aspect or "" for kp in every})
-    candidates = [kp for kp in every if len(kp.values) >= MIN_VALUES]
+    types = sorted({READ_AS[task] for task in tasks})
+    gate = gate_kb(kb, enumerated_aspects(kb), types, include_unmeasured=include_unmeasured, method="MultiCogEval")
+    asked = [kp for kp in every if gate.allows(kp.aspect or "")]
+    candidates = [kp for kp in asked if len(kp.values) >= MIN_VALUES]
     random.Random(seed).shuffle(candidates)
     if points is not None:  # the points first, in the seeded order, then the demos' candidates
         wanted = set(points)
@@ -85,7 +102,7 @@ def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int, points: C
         limit = len(wanted)
     wanted = None if limit is None else limit + extra
     built: list[tuple[KnowledgePoint, list[str]]] = []
-    skipped: Counter[str] = Counter({"fewer than 3 entities": len(every) - len(candidates)})
+    skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates), "aspect not asked": len(every) - len(asked)})
     for kp in candidates:
         if wanted is not None and len(built) == wanted:
             break
@@ -97,7 +114,7 @@ def kb_dataset(spec: str, *, limit: int | None, seed: int, extra: int, points: C
     # a shared point without enough distractors is missing (the profile says so), never replaced
     tested = None if limit is None else {kp.id for kp, _ in built[:limit] if points is None or kp.id in points}
     built.sort(key=lambda pair: pair[0].id)
-    dataset = Dataset(kb.name.replace(":", "-"), "knowledge-base", kb.path or kb.name, kb.language, tested=tested)
+    dataset = Dataset(kb.name.replace(":", "-"), "knowledge-base", kb.path or kb.name, kb.language, tested=tested, gate=gate)
     for kp, wrong in built:
         for task, row in kb_rows(kp, wrong, item_rng(seed, "kb-item", kp.id), kb.language).items():
             dataset.tables.setdefault(task, []).append(row)

@@ -168,9 +168,11 @@ def load_raw(spec: str, kind: str, tasks: Sequence[str], *, limit: int | None, s
 
 def load_datasets(
     specs: Sequence[str], tasks: Sequence[str], *, limit: int | None, seed: int, generator: str | None, points: Collection[str] | None = None,
+    include_unmeasured: bool = False,
 ) -> tuple[list[Dataset], list[dict[str, Any]]]:
     """Every dataset of every spec (names made unique), with what each spec was classified as;
-    ``points`` (a profile's shared knowledge points) only for knowledge bases."""
+    ``points`` (a profile's shared knowledge points) and ``include_unmeasured`` (medprobe.gating) only
+    for knowledge bases."""
     datasets: list[Dataset] = []
     sources: list[dict[str, Any]] = []
     for spec in specs:
@@ -182,7 +184,7 @@ def load_datasets(
         elif kind == "release-root":
             found = [load_release(child, tasks, limit=limit, seed=seed) for child in sorted(Path(spec).iterdir()) if _is_release(child)]
         elif kind == "kb":
-            found = [kb_dataset(spec, limit=limit, seed=seed, extra=N_DEMOS, points=points)]
+            found = [kb_dataset(spec, limit=limit, seed=seed, extra=N_DEMOS, points=points, tasks=tasks, include_unmeasured=include_unmeasured)]
         else:
             found = [load_raw(spec, kind, tasks, limit=limit, seed=seed, generator=generator)]
         for dataset in found:

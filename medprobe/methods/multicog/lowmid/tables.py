@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from medprobe.errors import MedprobeError
+from medprobe.gating import Gate
 from medprobe.methods.multifacet.templates import wording
 from medprobe.metrics.multicog import LEVEL_OF
 from medprobe.parsing.option_letter import mcq_options, rq_options
@@ -52,6 +53,8 @@ class Dataset:
     tested: set[Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: the aspects a knowledge base's dataset asks (medprobe.gating); None for other sources
+    gate: Gate | None = None
 
     @property
     def n_options(self) -> int | None:
