@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from medprobe import precision  # read as precision.shipped_readings(), so a test can swap the readings
 from medprobe.errors import MedprobeError
-from medprobe.precision import SHIP_LOWER_BOUND, Cell, cells, item_error, wilson
+from medprobe.precision import SHIP_LOWER_BOUND, Cell, cell_aspect, cells, item_error, wilson
 
 if TYPE_CHECKING:
     from medprobe.sources.kb import KnowledgeBase
@@ -75,8 +75,17 @@ def kb_origin(kb: KnowledgeBase) -> KbOrigin:
 
 
 def enumerated_aspects(kb: KnowledgeBase) -> set[str]:
-    """The enumerated aspects some disease of the KB has entities under: what the question builders ask."""
-    return {key for _, key, n in kb.point_sizes() if n}
+    """The enumerated aspects some disease of the KB has entities under, by the precision table's names
+    (``precision.cell_aspect``: a rare English disease's aspects are cells of their own): what the question
+    builders ask."""
+    return {cell_aspect(d.language, d.id, key) for d, key, n in kb.point_sizes() if n}
+
+
+def builder_version(language: str) -> int:
+    """The question builder's version for a language (readings of other versions do not count)."""
+    from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
+
+    return BUILDER_VERSIONS.get(language, 1)
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,8 @@ class Gate:
 
     def record(self) -> dict[str, Any]:
         """What config.json keeps (``build_info["kb_gates"][KB name]``); ``item_error_record`` reads it back."""
-        return {"language": self.origin.language, "kb_version": self.origin.version, "builtin": self.origin.builtin,
+        return {"language": self.origin.language, "kb_version": self.origin.version, "builder": builder_version(self.origin.language),
+                "builtin": self.origin.builtin,
                 "types": list(self.types), "left_out": dict(self.left_out), "unmeasured_included": dict(self.included)}
 
 
@@ -152,7 +162,7 @@ def gate_kb(kb: KnowledgeBase, candidates: Collection[str], types: Sequence[str]
     origin = kb_origin(kb)
     if not origin.builtin:
         return Gate(origin, tuple(types))
-    table = cells(precision.shipped_readings(), origin.language, origin.version or 0)
+    table = cells(precision.shipped_readings(), origin.language, origin.version or 0, builder_version(origin.language))
     unshipped = {a: why for a in sorted(candidates) if (why := _why_unshipped(table, a, types)) is not None}
     if include_unmeasured:
         return Gate(origin, tuple(types), included=unshipped)
@@ -190,7 +200,7 @@ def _blind_reading_estimate(builtin: Mapping[str, Mapping[str, Any]], counts: It
     """``precision.item_error`` over the cells of each built-in KB at the builder version the build read
     (a run rescored after a KB rebuild keeps the readings of the KB it asked)."""
     table = {(f"{kb}/{aspect}", kind): cell for kb, gate in builtin.items()
-             for (aspect, kind), cell in cells(precision.shipped_readings(), gate["language"], gate["kb_version"]).items()}
+             for (aspect, kind), cell in cells(precision.shipped_readings(), gate["language"], gate["kb_version"], gate.get("builder", 1)).items()}
     estimate = item_error(table, {(f"{kb}/{aspect}", kind): n for (kb, aspect, kind), n in counts.items()})
     versions = ", ".join(f"{kb} version {gate['kb_version']}" for kb, gate in sorted(builtin.items()))
     if estimate.unmeasured >= 1:

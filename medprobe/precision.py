@@ -38,6 +38,10 @@ CONFIDENCES = ("high", "medium", "low")
 SHIP_LOWER_BOUND = 0.90
 Z95 = 1.959963984540054
 READINGS_DIR = Path(__file__).parent / "readings"
+#: language -> the id prefix of a built-in KB's common diseases (English: the catalogue's ``ICD10:…`` diseases;
+#: every other one is a rare disease of HPO)
+COMMON_PREFIX = {"en": "ICD10:"}
+RARE = " (rare diseases)"
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,21 @@ class ErrorEstimate:
 
     def as_dict(self) -> dict[str, float | int]:
         return {"rate": self.rate, "low": self.low, "high": self.high, "items": self.items, "unmeasured": self.unmeasured}
+
+
+def cell_aspect(language: str, disease_id: str, aspect: str) -> str:
+    """The table's name for the aspect of a knowledge point (``disease_id``/``aspect``): where a language
+    sets common diseases apart (``COMMON_PREFIX``), a rare disease's aspect is a cell of its own
+    ("primary_symptoms (rare diseases)"), since blind readers can vouch for what is known of common diseases
+    and seldom for a rare syndrome's findings."""
+    prefix = COMMON_PREFIX.get(language)
+    return aspect if prefix is None or disease_id.startswith(prefix) else aspect + RARE
+
+
+def point_cell(language: str, point_id: str) -> str:
+    """``cell_aspect`` of a knowledge point id ("ICD10:J45.909/medications")."""
+    disease_id, aspect = point_id.rsplit("/", 1)
+    return cell_aspect(language, disease_id, aspect)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from medprobe.errors import MedprobeError
 from medprobe.gating import item_error_cell
 from medprobe.jsonl import read_json, read_records, write_records
 from medprobe.methods import BuildOptions, get_method
+from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
 from medprobe.precision import ITEM_TYPES, Reading, cells, item_error, wilson
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
@@ -41,6 +42,7 @@ def write_kb(path: Path) -> Path:
     """48 made-up diseases with primary and associated symptoms (four each, none shared), departments and a severity."""
     records = tiny_kb_records(48)
     for i, record in enumerate(records):
+        record["id"] = f"ICD10:X{i:02d}"  # the built-in English KB's common diseases: cells named by aspect alone
         record["aspects"][UNREAD] = [SYMPTOMS[(i * 3 + k + 15) % len(SYMPTOMS)] for k in range(4)]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
@@ -56,7 +58,8 @@ def flat(text: str) -> str:
 
 def fixture_readings() -> tuple[Reading, ...]:
     return tuple(
-        Reading(f"{SHIPPED}/{kind}/{i}", "en", SHIPPED, kind, "wrong key" if i < bad else "ok", "high", "", 1, VERSIONS["en"], "r1")
+        Reading(f"{SHIPPED}/{kind}/{i}", "en", SHIPPED, kind, "wrong key" if i < bad else "ok", "high", "", 1, VERSIONS["en"], "r1",
+                BUILDER_VERSIONS["en"])
         for kind, (read, bad) in READ.items() for i in range(read)
     )
 
@@ -158,7 +161,7 @@ def test_a_run_on_a_builtin_kb_states_its_item_error(builtin: tuple[Reading, ...
     run_dir, result = _run(tmp_path, "multifacet", "--data", "builtin:en", "--limit", "6")
     probes = read_records(run_dir / "probes.jsonl", Probe)
     kinds = Counter(("MCQ-neg" if p.meta["negated"] else "MCQ") if p.facet in ("MCQ", "RQ") else p.facet for p in probes)
-    expected = item_error(cells(builtin, "en", VERSIONS["en"]), {(SHIPPED, kind): n for kind, n in kinds.items()})
+    expected = item_error(cells(builtin, "en", VERSIONS["en"], BUILDER_VERSIONS["en"]), {(SHIPPED, kind): n for kind, n in kinds.items()})
     found = read_json(run_dir / "summary.json")["item_error"]
     assert found["measured_by"] == "blind reading" and found["items"] == len(probes)
     assert found["rate"] == pytest.approx(expected.rate) and found["low"] == pytest.approx(expected.low)

@@ -58,3 +58,23 @@ def test_load_readings_refuses_an_unknown_verdict(tmp_path) -> None:
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(ValueError, match="r.jsonl:1"):
         load_readings([path])
+
+
+def test_a_rare_english_disease_is_a_cell_of_its_own() -> None:
+    from medprobe.precision import cell_aspect, point_cell
+
+    assert cell_aspect("en", "ICD10:J45.909", "medications") == "medications"
+    assert cell_aspect("en", "ORPHA:558", "primary_symptoms") == "primary_symptoms (rare diseases)"
+    assert cell_aspect("zh", "CMeKG:阑尾炎", "primary_symptoms") == "primary_symptoms"
+    assert point_cell("en", "OMIM:154700/associated_symptoms") == "associated_symptoms (rare diseases)"
+
+
+def test_the_shipped_readings_measure_the_current_english_builder() -> None:
+    """A builder change bumps its version and so drops the readings from the table: the default English build
+    (and `make run`) then has nothing to ask until the questions are read again. This fails first."""
+    from medprobe.methods.multifacet import READ_TYPES
+    from medprobe.precision import builtin_cells, shipped_aspects, shipped_readings
+
+    assert all(r.verdict in ("ok", "wrong key", "ambiguous", "malformed") for r in shipped_readings())
+    assert {"primary_symptoms", "medications"} <= shipped_aspects("en", READ_TYPES)
+    assert all(cell.read >= 100 for (aspect, _), cell in builtin_cells("en").items() if aspect in ("primary_symptoms", "medications"))

@@ -33,6 +33,7 @@ from medprobe.methods.multifacet import READ_TYPES
 from medprobe.methods.multifacet.from_kb import MIN_VALUES, distractors, index_kb
 from medprobe.methods.sdak.from_kb import kb_items
 from medprobe.parsing.fill import item_rng
+from medprobe.precision import point_cell
 from medprobe.sources.kb import KnowledgeBase
 
 
@@ -75,7 +76,7 @@ def shared_points(kb: KnowledgeBase, *, limit: int, seed: int, include_unmeasure
     candidates = [
         kp for kp in every
         if len(kp.values) >= MIN_VALUES and kp.meta["disease_id"] not in examples and len(pools[kp.aspect or ""]) == N_DEMOS
-        and kp.id in with_claims and gate.allows(kp.aspect or "")
+        and kp.id in with_claims and gate.allows(point_cell(kb.language, kp.id))
     ]
     random.Random(seed).shuffle(candidates)
     chosen = []

@@ -26,6 +26,7 @@ from medprobe.methods.meddisk.instructions import template_hash
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
 from medprobe.methods.meddisk.score import score as score_responses
 from medprobe.metrics.grading import LEVEL_BOUNDARIES, METRICS, format_total
+from medprobe.precision import cell_aspect
 from medprobe.records import Probe, Response
 from medprobe.report.markdown import md_table, pct
 from medprobe.report.svg import tier_bars, value_bars
@@ -53,7 +54,7 @@ class MedDisKMethod:
         if unknown:
             raise MedprobeError(f"unknown option(s) {', '.join(unknown)}", field="-X", hint="meddisk options: " + ", ".join(SCORING_OPTIONS))
         kb = resolve_kb(options.data or self.default_data)
-        candidates = {key for disease in kb.diseases for key in disease.aspects}
+        candidates = {cell_aspect(disease.language, disease.id, key) for disease in kb.diseases for key in disease.aspects}
         gate = gate_kb(kb, candidates, READ_TYPES, include_unmeasured=options.include_unmeasured, method="MedDisKEval")
         asked = gate.aspects(candidates) if gate.left_out else None
         probes, info = build_probes(kb, limit=options.limit, seed=options.seed, setting=setting, points=options.point_ids(), aspects=asked)
@@ -85,8 +86,12 @@ class MedDisKMethod:
         """(KB, aspect, TFQ) of each reference answer: nobody reads MedDisKEval's open questions blind, and a
         reference answer is a disease's keyed facts under an aspect, which is what a TFQ states one of, so
         the TFQ cell is the closest measured proxy for how often the reference is wrong."""
-        kb = next(iter(build_info.get(GATES_KEY, {})), None)
-        return Counter() if kb is None else Counter((kb, p.facet, READ_TYPES[0]) for p in probes)
+        gates = build_info.get(GATES_KEY, {})
+        kb = next(iter(gates), None)
+        if kb is None:
+            return Counter()
+        language = gates[kb]["language"]
+        return Counter((kb, cell_aspect(language, p.meta["disease_id"], p.facet), READ_TYPES[0]) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge

@@ -19,6 +19,7 @@ from typing import Any
 
 from medprobe.aspects import ASPECTS, AspectType
 from medprobe.methods.meddisk.instructions import EXAMPLES, SEPARATOR, answer_prefix, instruction, question
+from medprobe.precision import cell_aspect
 from medprobe.records import AnswerFormat, GenerationParams, Probe
 from medprobe.sources.kb import AspectValue, Disease, KnowledgeBase
 
@@ -95,7 +96,7 @@ def build_probes(
         for aspect in ASPECTS:
             if aspect.key not in disease.aspects or (wanted is not None and f"{disease.id}/{aspect.key}" not in wanted):
                 continue
-            if aspects is not None and aspect.key not in aspects:
+            if aspects is not None and cell_aspect(disease.language, disease.id, aspect.key) not in aspects:
                 skipped[f"{aspect.key}: aspect not asked"] += 1
                 continue
             demos = pools[aspect.key]

@@ -32,6 +32,7 @@ from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, s
 from medprobe.methods.multicog.lowmid.kb import READ_AS
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
+from medprobe.precision import point_cell
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.verification import ReviewItem
@@ -194,7 +195,11 @@ class MultiCogMethod:
         datasets = build_info.get("lowmid", {}).get("datasets", {})
         kb_of = {name: d["kb"] for name, d in datasets.items() if "kb" in d}
         questions = {(p.knowledge_point, p.facet, p.variant): p for p in probes if p.meta.get("dataset") in kb_of}
-        return Counter((kb_of[p.meta["dataset"]], p.knowledge_point.rsplit("/", 1)[1], READ_AS[p.facet]) for p in questions.values())
+        language = {kb: gate["language"] for kb, gate in build_info.get(GATES_KEY, {}).items()}
+        return Counter(
+            (kb, point_cell(language.get(kb, ""), p.knowledge_point.removeprefix(f"{p.meta['dataset']}:")), READ_AS[p.facet])
+            for p in questions.values() for kb in [kb_of[p.meta["dataset"]]]
+        )
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 2): normalized accuracy per level."""

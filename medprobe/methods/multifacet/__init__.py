@@ -24,6 +24,7 @@ from medprobe.methods.multifacet import raw, release, review
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
 from medprobe.methods.multifacet.templates import template_hash
+from medprobe.precision import point_cell
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.verification import ReviewItem
@@ -125,8 +126,12 @@ class MultifacetMethod:
 
     def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
         """(KB, aspect, question type) of each question built from a knowledge base (none from a release)."""
-        kb = next(iter(build_info.get(GATES_KEY, {})), None)
-        return Counter() if kb is None else Counter((kb, p.knowledge_point.rsplit("/", 1)[1], read_type(p)) for p in probes)
+        gates = build_info.get(GATES_KEY, {})
+        kb = next(iter(gates), None)
+        if kb is None:
+            return Counter()
+        language = gates[kb]["language"]
+        return Counter((kb, point_cell(language, p.knowledge_point), read_type(p)) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
         """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""

@@ -37,6 +37,7 @@ from rapidfuzz import fuzz, process
 from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
+from medprobe.precision import COMMON_PREFIX, cell_aspect
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES
@@ -97,9 +98,9 @@ BROAD_DEPARTMENT = 0.2
 #: language -> the body systems a department's name says it treats: for Chinese, two diseases of 心内科 and
 #: 心血管外科, or of 心内科 and an ICD-10 circulatory code, are related like two of one department
 DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_systems}
-#: language -> (whether a disease is a common one, the share of a sampled build's points drawn from common
-#: diseases): half, in English, where the 157 common diseases are 1.4% of the KB (see README)
-COMMON_DISEASES: dict[str, tuple[Callable[[Disease], bool], float]] = {"en": (lambda d: "ICD10" in d.codes, 0.5)}
+#: language -> the share of a sampled build's points drawn from common diseases (``precision.COMMON_PREFIX``):
+#: half, in English, where the 157 common diseases are 1.4% of the KB (see README)
+COMMON_SHARE = {"en": 0.5}
 #: language -> whether a built-in KB's disease is asked at all: in Chinese, only a disease the graph gives an
 #: ICD-10 code, since the graph also files traditional patterns, instruments and check-ups like diseases
 #: (阳明头痛, 纤维鼻咽镜, 妇科的保健体检); the others still count when distractors are drawn
@@ -331,14 +332,6 @@ def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
     return out
 
 
-def cell_aspect(disease: Disease, key: str) -> str:
-    """The precision table's name for a knowledge point's aspect (``medprobe.precision``): where a language
-    sets common diseases apart (``COMMON_DISEASES``), a rare disease's aspect is a cell of its own, since
-    blind readers can vouch for what is known of common diseases and seldom for a rare syndrome's findings."""
-    common = COMMON_DISEASES.get(disease.language)
-    return key if common is None or common[0](disease) else f"{key} (rare diseases)"
-
-
 class _Keys:
     """Per aspect of a built-in KB, the language's judge of which findings a question may key
     (``KEYABLE_FINDINGS``), made once per build."""
@@ -359,20 +352,18 @@ class _Keys:
         return kp.model_copy(update={"values": self.judges[aspect].keyable(disease, kp.values)})
 
 
-def _with_common_share(
-    candidates: list[tuple[Disease, str]], common: Callable[[Disease], bool], share: float
-) -> list[tuple[Disease, str]]:
+def _with_common_share(candidates: list[tuple[Disease, str]], prefix: str, share: float) -> list[tuple[Disease, str]]:
     """The shuffled candidates reordered so that every first N of them hold ``share`` of points of common
     diseases while those last (each group keeps its shuffled order): a sample of the KB otherwise
     reflects its make-up, 98% rare syndromes in English, and never reaches the diseases most patients have."""
-    frequent = iter([c for c in candidates if common(c[0])])
-    rare = iter([c for c in candidates if not common(c[0])])
+    frequent = iter([c for c in candidates if c[0].id.startswith(prefix)])
+    rare = iter([c for c in candidates if not c[0].id.startswith(prefix)])
     out: list[tuple[Disease, str]] = []
     taken = 0
     for _ in candidates:
         first, second = (frequent, rare) if taken < share * (len(out) + 1) else (rare, frequent)
         pick = next(first, None) or next(second)
-        taken += common(pick[0])
+        taken += pick[0].id.startswith(prefix)
         out.append(pick)
     return out
 
@@ -409,14 +400,14 @@ def build_kb_questions(
     index = index_kb(kb, {key for _, key, _ in sizes})
     builtin = kb.name.startswith("builtin:")  # the graph's own noise: a user's KB is asked as it is
     disease_asked = ASKED_DISEASE.get(kb.language, lambda _disease: True) if builtin else lambda _disease: True
-    asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d, key) in aspects) and disease_asked(d)]
+    asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d.language, d.id, key) in aspects) and disease_asked(d)]
     candidates = [(disease, key) for disease, key, n in asked if n >= MIN_VALUES]
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates)})
     if len(asked) < len(sizes):
         skipped["aspect or disease not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
-    if kb.language in COMMON_DISEASES and builtin and points is None:
-        candidates = _with_common_share(candidates, *COMMON_DISEASES[kb.language])
+    if kb.language in COMMON_SHARE and builtin and points is None:
+        candidates = _with_common_share(candidates, COMMON_PREFIX[kb.language], COMMON_SHARE[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
     limit = limit if wanted is None else len(wanted)

@@ -31,6 +31,7 @@ from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
 from medprobe.metrics.sdak import ERROR_TYPES
+from medprobe.precision import cell_aspect
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.verification import ReviewItem
@@ -84,9 +85,14 @@ class SdakMethod:
     def item_cells(self, probes: list[Probe], build_info: dict[str, Any]) -> ItemCells:
         """(KB, aspect, TFQ) of each claim built from a knowledge base, once however many runs ask it: a claim
         states one fact or one distractor, as a true/false question does."""
-        kb = next(iter(build_info.get(GATES_KEY, {})), None)
+        gates = build_info.get(GATES_KEY, {})
+        kb = next(iter(gates), None)
+        if kb is None:
+            return Counter()
+        language = gates[kb]["language"]
         claims = {(p.knowledge_point, p.variant): p for p in probes if "aspect" in p.meta}
-        return Counter() if kb is None else Counter((kb, p.meta["aspect"], READ_TYPES[0]) for p in claims.values())
+        # a KB claim's id is "<type>/<disease id>/<entity>"
+        return Counter((kb, cell_aspect(language, p.knowledge_point.split("/", 2)[1], p.meta["aspect"]), READ_TYPES[0]) for p in claims.values())
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(

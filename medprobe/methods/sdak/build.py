@@ -19,6 +19,7 @@ from medprobe.methods.sdak.claims import ClaimPair, draw_demos, split_items
 from medprobe.methods.sdak.from_kb import kb_items, point_items, to_pair
 from medprobe.methods.sdak.prompts import prompt, template_hash
 from medprobe.methods.sdak.release import is_release, load_release
+from medprobe.precision import point_cell
 from medprobe.records import AnswerFormat, Probe
 
 METHOD = "sdak"
@@ -56,8 +57,8 @@ def load_pairs(
 
         kb = resolve_kb(data)
         items, available, skipped = kb_items(kb)
-        gate = gate_kb(kb, {item.key for item in items}, READ_TYPES, include_unmeasured=include_unmeasured, method="SDAK")
-        asked = [item for item in items if gate.allows(item.key)]
+        gate = gate_kb(kb, {point_cell(kb.language, item.point) for item in items}, READ_TYPES, include_unmeasured=include_unmeasured, method="SDAK")
+        asked = [item for item in items if gate.allows(point_cell(kb.language, item.point))]
         if len(asked) < len(items):
             skipped = {**skipped, "aspect not asked": len(items) - len(asked)}
         items = asked

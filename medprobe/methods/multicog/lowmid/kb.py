@@ -31,6 +31,7 @@ from medprobe.methods.multicog.lowmid.tables import Dataset
 from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, distractors, index_kb
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
+from medprobe.precision import point_cell
 from medprobe.records import KnowledgePoint
 from medprobe.sources.builtin import resolve_kb
 
@@ -93,7 +94,7 @@ def kb_dataset(
     index = index_kb(kb, {kp.aspect or "" for kp in every})
     types = sorted({READ_AS[task] for task in tasks})
     gate = gate_kb(kb, enumerated_aspects(kb), types, include_unmeasured=include_unmeasured, method="MultiCogEval")
-    asked = [kp for kp in every if gate.allows(kp.aspect or "")]
+    asked = [kp for kp in every if gate.allows(point_cell(kb.language, kp.id))]
     candidates = [kp for kp in asked if len(kp.values) >= MIN_VALUES]
     random.Random(seed).shuffle(candidates)
     if points is not None:  # the points first, in the seeded order, then the demos' candidates
