@@ -463,6 +463,31 @@ def kb_stats_cmd(
     print(f"audit (recorded by kb build): {_audit_line(stats['audit'])}" if audit else "audit: none recorded for this file (medprobe kb audit KB)")
 
 
+@kb_app.command("precision")
+@user_errors
+def kb_precision(
+    kb: Annotated[str, typer.Argument(help="builtin:en or builtin:zh (both when omitted)")] = "",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The measured precision of the questions a built-in KB makes (blind readings that ship with medprobe)."""
+    from medprobe.precision import SHIP_LOWER_BOUND, table_rows
+    from medprobe.sources.builtin import VERSIONS, canonical
+
+    languages = [canonical(kb.removeprefix("builtin:"))] if kb else list(VERSIONS)
+    rows = [row for language in languages for row in table_rows(language)]
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = Table("KB", "aspect", "type", "right/read", "precision", "95% interval", "default",
+                  title=f"Blind-read precision per cell (a cell is asked by default when its lower bound is at least {SHIP_LOWER_BOUND:.0%})")
+    for r in rows:
+        table.add_row(f"builtin:{r['language']}", str(r["aspect"]), str(r["type"]), f"{r['read'] - r['bad']}/{r['read']}",
+                      f"{100 * r['precision']:.1f}%", f"{100 * r['low']:.1f}–{100 * r['high']:.1f}%", "yes" if r["ships"] else "opt-in")
+    out_console.print(table)
+    if not rows:
+        print("no blind reading measures the current builders' questions: every aspect is opt-in (--include-unmeasured)")
+
+
 @kb_app.command("show")
 @user_errors
 def kb_show(

