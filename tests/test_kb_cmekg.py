@@ -157,16 +157,16 @@ def test_aspect_mapping(cmekg: tuple[dict[str, Disease], Counter[str]]) -> None:
 
 
 def test_medications_are_generic_substances_the_disease_is_a_main_indication_of(cmekg: tuple[dict[str, Disease], Counter[str]]) -> None:
-    assert cmekg[0]["阑尾炎"].aspects["medications"] == ["抗生素", "左氧氟沙星"]
+    assert cmekg[0]["阑尾炎"].aspects["medications"] == ["左氧氟沙星"]  # 抗生素: no label of the graph confirms it
     assert cmekg[0]["糖尿病"].aspects["medications"] == ["胰岛素"]  # three insulins are one; linezolid out
 
 
 def test_medications_are_capped() -> None:
-    drugs = {f"药物{i:02d}片": {"成份": [f"药物{i:02d}"], "适应症": ["某病"]} for i in range(MAX_MEDICATIONS + 5)}
+    drugs = {f"试验药{i:02d}片": {"成份": [f"试验药{i:02d}"], "适应症": ["某病"]} for i in range(MAX_MEDICATIONS + 5)}
     graph = {"某病": {"常见症状": ["发热"], "相关药物": list(drugs)}, "另病": {"常见症状": ["发热"]}, **drugs}
     noise: Counter[str] = Counter()
     (_, disease) = build_cmekg_kb(graph, noise=noise)
-    assert disease.aspects["medications"] == [f"药物{i:02d}" for i in range(MAX_MEDICATIONS)]
+    assert disease.aspects["medications"] == [f"试验药{i:02d}" for i in range(MAX_MEDICATIONS)]
     assert noise["medications: over cap"] == 5
 
 
@@ -310,7 +310,17 @@ def test_a_character_doubled_by_the_scrape_is_a_fragment() -> None:
 
 def test_a_receptor_class_without_its_receptor_is_a_fragment() -> None:
     graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["受体阻滞剂", "β受体阻滞剂", "压药", "联用美托洛尔"]} for name in ("甲病", "乙病")}
-    assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["β受体阻滞剂", "美托洛尔"]] * 2  # 压药 of 降压药
+    graph["美托洛尔片"] = {"成份": ["美托洛尔"], "适应症": ["甲病", "乙病"]}  # a drug is kept only where a label confirms it
+    assert [d.values("medications") for d in build_cmekg_kb(graph)] == [["美托洛尔"]] * 2  # 压药 of 降压药
+
+
+def test_a_drug_or_class_no_label_confirms_is_no_medication() -> None:
+    """Blind readers rejected drugs the graph names only in a disease's text (凝血酶 for intrahepatic cholestasis
+    of pregnancy, 维生素C for hyperthyroidism); a class has no label, so it goes too."""
+    graph = {name: {"常见症状": ["胸痛"], "药物治疗": ["β受体阻滞剂", "美托洛尔"]} for name in ("甲病", "乙病")}
+    noise: Counter[str] = Counter()
+    assert [d.values("medications") for d in build_cmekg_kb(graph, noise=noise)] == [[], []]
+    assert noise["medications: no label of the graph confirms it (a drug named in the disease's text only)"] == 4
 
 
 def test_a_finding_of_some_people_only_is_no_symptom() -> None:

@@ -152,7 +152,9 @@ def test_a_verdict_on_an_item_that_changed_is_not_applied(tmp_path: Path, kb: Pa
     disease_id, aspect = rows[0]["knowledge_point"].rsplit("/", 1)
     for record in records:
         if record["id"] == disease_id:
-            record["aspects"][aspect] = [value + " (changed)" for value in record["aspects"][aspect]]
+            # reordered: the question drawn from them changes, while every other disease's wrong options, which
+            # may be drawn from these values, stay as they were
+            record["aspects"][aspect] = record["aspects"][aspect][::-1]
     kb.write_text("".join(json.dumps(r) + "\n" for r in records))
     changed = {r["item_id"] for r in sample(tmp_path, "multifacet", kb, "changed.csv", "--limit", "4")}
     assert rows[0]["item_id"] not in changed and rows[4]["item_id"] in changed
