@@ -124,13 +124,19 @@ def gate_note(name: str, record: Mapping[str, Any]) -> str | None:
         return f"{name} is your own knowledge base: no aspect is gated, and no blind reading measured its items"
     types = "/".join(record["types"])
     if record["left_out"]:
-        why = "; ".join(f"{a} ({reason})" for a, reason in sorted(record["left_out"].items()))
         return (f"{name}: aspects left out because their {types} questions are not measured precise enough "
-                f"(95% Wilson lower bound below {SHIP_LOWER_BOUND:.0%}): {why}; add them with {INCLUDE_FLAG}")
+                f"(95% Wilson lower bound below {SHIP_LOWER_BOUND:.0%}): {_reasons(record['left_out'])}; add them with {INCLUDE_FLAG}")
     if record["unmeasured_included"]:
-        why = "; ".join(f"{a} ({reason})" for a, reason in sorted(record["unmeasured_included"].items()))
-        return f"{name}: unmeasured cells included ({INCLUDE_FLAG}), their {types} questions not measured precise enough: {why}"
+        return (f"{name}: unmeasured cells included ({INCLUDE_FLAG}), their {types} questions not measured precise enough: "
+                f"{_reasons(record['unmeasured_included'])}")
     return None
+
+
+def _reasons(why: Mapping[str, str]) -> str:
+    """The aspects blind readers read, each with its numbers, then those nobody read, named once together."""
+    read = [f"{a} ({reason})" for a, reason in sorted(why.items()) if reason != "not read"]
+    unread = sorted(a for a, reason in why.items() if reason == "not read")
+    return "; ".join([*read, *([f"not read: {', '.join(unread)}"] if unread else [])])
 
 
 def record_gates(info: dict[str, Any], gates: Mapping[str, Mapping[str, Any]]) -> None:
