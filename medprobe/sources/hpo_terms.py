@@ -217,16 +217,19 @@ def branches(name: str) -> frozenset[str] | None:
     return (ancestors(term) | {term}) & top_branches()
 
 
-def shares_a_system(candidate: str, names: Iterable[str]) -> bool:
-    """Whether a candidate wrong option falls under an organ system or region of any of ``names``
-    (a disease's findings), or is unknown to HPO, so that its system cannot be told. A finding of
+def systems(names: Iterable[str]) -> frozenset[str]:
+    """The organ systems and regions (top-level branches) that a disease's findings fall under."""
+    return frozenset().union(*(b for b in map(branches, names) if b is not None))
+
+
+def shares_a_system(candidate: str, own: frozenset[str]) -> bool:
+    """Whether a candidate wrong option falls under one of a disease's organ systems or regions (``own``,
+    from ``systems``), or is unknown to HPO, so that its system cannot be told. A finding of
     another system is wrong for the disease with a confidence that an unlisted finding of the same
     system never has: an incomplete list of a disease's eye findings does not make another eye
     finding false, but a disease with no skin finding annotated at all has no "Ichthyosis"."""
-    own = branches(candidate)
-    if own is None:
-        return True
-    return any(not own.isdisjoint(b) for b in map(branches, names) if b is not None)
+    found = branches(candidate)
+    return found is None or not found.isdisjoint(own)
 
 
 def release() -> None:

@@ -85,7 +85,9 @@ GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
 #: language -> whether a candidate finding may belong to an organ system of the disease's findings (or its
 #: system cannot be told): a wrong finding is drawn only from systems the disease shows nothing in, since an
 #: incomplete list of a disease's findings in one organ does not make another finding of that organ false
-SAME_SYSTEM: dict[str, Callable[[str, Iterable[str]], bool]] = {"en": hpo_terms.shares_a_system}
+SAME_SYSTEM: dict[str, tuple[Callable[[Iterable[str]], frozenset[str]], Callable[[str, frozenset[str]], bool]]] = {
+    "en": (hpo_terms.systems, hpo_terms.shares_a_system),
+}
 #: aspect family (``audit_rules.FAMILIES``) -> the language's test for a value any disease may have
 GENERAL_BY_FAMILY = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
@@ -218,6 +220,7 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     same_system = SAME_SYSTEM.get(kp.meta.get("language", "")) if family == "findings" else None
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
+    own_systems: frozenset[str] | None = None  # worked out once, for the first candidate that needs it
 
     def is_related(other: str) -> bool:
         if other not in related:
@@ -240,10 +243,14 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         seen.add(norm)
         if len(entry.owners[norm]) >= common or (general is not None and general(norm)):
             continue
-        # cheapest first: relatedness is cached per disease, the name and ontology checks are not
+        # cheapest first: the organ systems are worked out once, relatedness is cached per disease, the name
+        # and ontology checks are not
+        if same_system is not None:
+            if own_systems is None:
+                own_systems = same_system[0](kin)
+            if same_system[1](norm, own_systems):
+                continue
         if any(is_related(o) for o in entry.owners[norm]) or _near_synonym(norm, kin) or in_ontology(norm, kin):
-            continue
-        if same_system is not None and same_system(norm, kin):
             continue
         picked.append(entry.values[i])
         if len(picked) == n:
