@@ -89,3 +89,14 @@ def test_a_sibling_of_a_kind_the_disease_shows_twice_is_related() -> None:
     assert related_to_any("Nocturnal seizures", seizures)
     assert not related_to_any("Nocturnal seizures", ["Focal-onset seizure", "Ataxia"])  # one seizure kind shown: a fair sibling
     assert not related_to_any("Long penis", ["Micropenis", "Cataract"])
+
+
+def test_a_wrong_finding_must_come_from_an_organ_system_the_disease_shows_nothing_in() -> None:
+    """Issue 18: an unlisted eye finding may be true of a disease with eye findings; an unknown name has no
+    system that could be told apart, so it is never offered as wrong."""
+    from medprobe.sources.hpo_terms import shares_a_system, systems
+
+    own = systems(["Cataract", "Micropenis", "not an HPO term"])
+    assert shares_a_system("Glaucoma", own) and shares_a_system("Long penis", own)
+    assert not shares_a_system("Hepatomegaly", own)
+    assert shares_a_system("Eye trouble", own)  # unknown to HPO
