@@ -26,7 +26,7 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
-from medprobe.paths import writable_dir
+from medprobe.paths import output_file, writable_dir
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
@@ -276,7 +276,7 @@ def build(
     from medprobe.jsonl import write_records
     from medprobe.verification import verified_probe_set
 
-    writable_dir(output.parent, "--output")
+    output_file(output, "--output")
     options = BuildOptions(data=data, limit=limit, seed=seed, setting=setting, verified=_path(verified), include_unmeasured=include_unmeasured)
     probe_set = verified_probe_set(get_method(method), options)
     write_records(output, probe_set.probes)
@@ -305,7 +305,7 @@ def items_sample(
     """Write a review sheet of the questions that `run` with the same options asks."""
     from medprobe.verification import review_items, review_sheet
 
-    writable_dir(output.parent, "--output")
+    output_file(output, "--output")
     chosen = get_method(method)
     options = BuildOptions(data=data, limit=limit, seed=seed, setting=setting, level=level, include_unmeasured=include_unmeasured)
     items = review_items(chosen, chosen.build(options))
@@ -324,7 +324,7 @@ def items_apply(
     """Record the verdicts of review sheets in a verification file (for --verified)."""
     from medprobe.verification import apply_sheets
 
-    writable_dir(output.parent, "--output")
+    output_file(output, "--output")
     document = apply_sheets(sheets, output, reviewer=reviewer)
     counts = Counter(entry["verdict"] for entry in document["items"].values())
     err_console.print(f"{len(document['items'])} items with verdicts: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))

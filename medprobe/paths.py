@@ -25,6 +25,14 @@ def home_dir() -> Path:
     return path
 
 
+def output_file(path: Path, chosen_by: str) -> Path:
+    """A file an option names for output: its folder checked before any work (``writable_dir``) and made
+    when missing, so that the write at the end cannot fail on it."""
+    writable_dir(path.parent, chosen_by)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def writable_dir(path: Path, chosen_by: str) -> Path:
     """Check, before any work, that ``path`` is a folder medprobe can write in, or can be made as one;
     otherwise a MedprobeError naming the option or variable that chose it (found out late, the same

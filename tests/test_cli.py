@@ -83,6 +83,13 @@ def test_build_then_run_with_replayed_answers(release: Path, tmp_path: Path) -> 
     assert all(row["accuracy"] == 1.0 for row in m["facets"].values())  # type: ignore[attr-defined]
 
 
+def test_build_makes_the_output_folder_when_missing(release: Path, tmp_path: Path) -> None:
+    probes_path = tmp_path / "not" / "yet" / "probes.jsonl"
+    result = invoke("build", "multifacet", "-o", probes_path, "--data", release)
+    assert result.exit_code == 0, result.output
+    assert last_line(result) == str(probes_path) and len(read_records(probes_path, Probe)) == 27
+
+
 def test_replay_without_an_answer_is_reported(release: Path, tmp_path: Path) -> None:
     answers = tmp_path / "answers.jsonl"
     write_records(answers, [Response(probe_id="multifacet/medqa-5/MCQ/base", text="A")])
