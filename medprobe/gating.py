@@ -1,6 +1,6 @@
 """Which aspects of a knowledge base a build asks, and how many of a run's items are likely bad.
 
-Questions built from a knowledge base are sometimes wrong (issue 18). Blind readers measure how often,
+Questions built from a knowledge base are sometimes wrong. Blind readers measure how often,
 per (language, aspect, question type), for the built-in KBs (:mod:`medprobe.precision`). Two things
 follow from that table here:
 

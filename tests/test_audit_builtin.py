@@ -1,4 +1,4 @@
-"""Issue 9: the audit that ``medprobe kb build`` records for each built-in knowledge base is within every limit.
+"""The audit that ``medprobe kb build`` records for each built-in knowledge base is within every limit.
 
 ``OVER_THE_LIMIT`` lists the checks the built-in KBs still failed when this test was written (the builders
 were being cleaned at the same time). Those cases are strict expected failures: once a builder meets a

@@ -1,5 +1,5 @@
 """Which symptom values of a CMeKG disease a question may key (medprobe.sources.cmekg_symptoms), and the
-builder's use of them: the classes of wrong keys a clinician's blind reading of issue 9 found (溃疡 and 结节
+builder's use of them: the classes of wrong keys a clinician's blind reading found (溃疡 and 结节
 cut out of longer phrases, 疲劳晨僵 glued, 患儿烦躁不安 for adults, the causes listed by 恶心与呕吐)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Entity kinds of Chinese medical terms (medprobe.sources.cmekg_vocab): on a hand-written graph, and
-on the installed CMeKG graph for the terms the clinician's reading of issue 9 tripped over."""
+on the installed CMeKG graph for the terms a clinician's blind reading tripped over."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_a_symptom_by_usage_needs_three_diseases(vocabulary: Vocabulary) -> None
     ("发热", "symptom"), ("食欲下降", "symptom"), ("骨科", "department"), ("心脏", "body part"),
     ("胸部X线片", "test"), ("利奈唑胺片", "drug"), ("胰岛素注射液", "drug"), ("腹水", "symptom"),
     ("肝硬化", "disease"), ("经颈静脉肝内门体分流术", "procedure"),
-    # the blind reading of issue 9: gout is a disease (痛风 holds 痛), 乳晕 no dizziness (晕), 低平 (flat)
+    # from a clinician's blind reading: gout is a disease (痛风 holds 痛), 乳晕 no dizziness (晕), 低平 (flat)
     # no low anything, and a deficiency (缺钙) is a cause, not a finding
     ("痛风", "disease"), ("假性痛风", "disease"), ("乳头及乳晕", None), ("低平", None),
     ("下降", None), ("模糊", None), ("高处", None), ("肿大", None), ("肝肿大", "symptom"), ("不适", None), ("腹部不适", "symptom"), ("弹性差", None), ("视物模糊", "symptom"),  # a bare change names no finding

@@ -1,4 +1,4 @@
-"""Issue 18: the gate (built-in KBs ask only the aspects blind reading measured precise enough, unless
+"""The gate (built-in KBs ask only the aspects blind reading measured precise enough, unless
 --include-unmeasured) and the estimated item error on every report and leaderboard.
 
 Nothing here reads the readings that ship: a fixture "built-in" KB (a tiny KB written where

@@ -92,7 +92,7 @@ def test_a_sibling_of_a_kind_the_disease_shows_twice_is_related() -> None:
 
 
 def test_a_wrong_finding_must_come_from_an_organ_system_the_disease_shows_nothing_in() -> None:
-    """Issue 18: an unlisted eye finding may be true of a disease with eye findings; an unknown name has no
+    """An unlisted eye finding may be true of a disease with eye findings; an unknown name has no
     system that could be told apart, so it is never offered as wrong."""
     from medprobe.sources.hpo_terms import shares_a_system, systems
 

@@ -1,5 +1,5 @@
 """The Chinese KB builder (medprobe.sources.kb_cmekg): its filters on a hand-written graph, its cleaning
-functions on hand-made values, and the built-in KB itself against the clinician's reading of issue 9."""
+functions on hand-made values, and the built-in KB itself against the wrong keys a clinician's blind reading found."""
 
 from __future__ import annotations
 

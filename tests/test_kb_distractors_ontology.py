@@ -1,4 +1,4 @@
-"""Distractors are never ontology relatives of the disease's own entities (issue 9): a unit test on
+"""Distractors are never ontology relatives of the disease's own entities, which would make them right: a unit test on
 a hand-made English KB, and a count over MCQs generated from the real built-in English KB."""
 
 from __future__ import annotations

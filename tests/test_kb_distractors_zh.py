@@ -1,4 +1,4 @@
-"""Distractors (issue 9): for Chinese KBs never another spelling or a hedged form of one of the
+"""Distractors, which must be wrong: for Chinese KBs never another spelling or a hedged form of one of the
 disease's own entities (轻度食欲下降 beside 食欲不振); in any KB never an entity so common among
 the aspect's diseases that an unlisted one may well be right, nor one of a disease that shares a
 department with it."""

@@ -1,4 +1,4 @@
-"""The built-in English KB (issue 9): no key restates the disease's name, no bare organ-level HPO
+"""The built-in English KB: no key restates the disease's name, no bare organ-level HPO
 term, the clinician's examples gone; and the word comparison behind it (medprobe.sources.en_names)."""
 
 from __future__ import annotations

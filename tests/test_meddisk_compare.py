@@ -1,4 +1,4 @@
-"""MedDisKEval: which runs may be ranked and compared together (issue 8 §2, comparability).
+"""MedDisKEval: which runs may be ranked and compared together, so that no row is set beside one asked or scored otherwise.
 
 The leaderboard shows what decides comparability (knowledge points, embedder, graded metrics,
 Chinese tokenizer); ``compare`` refuses runs asked about different knowledge or scored differently.

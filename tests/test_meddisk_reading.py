@@ -1,4 +1,4 @@
-"""MedDisKEval: reading chat replies (issue 8 §2) — severity numbers, answers after a blank line,
+"""MedDisKEval: reading chat replies — severity numbers, answers after a blank line,
 entity splitting, chatter, and the per-aspect tally of how replies were read."""
 
 from __future__ import annotations

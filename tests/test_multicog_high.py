@@ -280,7 +280,7 @@ def test_mimic_import_and_matching_with_item_ids(tmp_path: Path) -> None:
         import_mimic(flat, meta_dir=meta)
 
 
-# --- issue 8 §4 ------------------------------------------------------------------------------------
+# --- error bars, exam typing, panels and diagnosis matching --------------------------------------
 
 
 def test_a_reply_after_a_summary_keeps_the_instructions_and_the_summary(pneumonia: Case) -> None:

@@ -1,4 +1,4 @@
-"""A run survives being killed, interrupted, doubled or pointed at a dead server (issue 10).
+"""A run survives being killed, interrupted, doubled or pointed at a dead server, and never scores a fault as an answer.
 
 Kills are real process deaths: the run goes on in a forked child that ends with ``os._exit`` at a
 chosen step (a backend call, a line appended to responses.jsonl, a file moved into place), so no

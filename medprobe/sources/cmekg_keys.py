@@ -1,4 +1,4 @@
-"""Which findings of the built-in Chinese KB a question may key as a disease's (blind readings, issue 18).
+"""Which findings of the built-in Chinese KB a question may key as a disease's, so that blind readers accept the key.
 
 The graph's symptom lists were made by linking terms in a page's text, and blind readers reject about
 one keyed finding in ten (躁狂 for pulmonary tuberculosis, 发绀 for achalasia, 大小便失禁 for amnesia).

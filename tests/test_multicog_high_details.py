@@ -1,4 +1,4 @@
-"""MultiCogEval high level, issue 8 §4: error bars over cases, exam typing, lab panels, imaging
+"""MultiCogEval high level: error bars over cases, exam typing, lab panels, imaging
 parsing, diagnosis matching, the baseline doctor and how dialogue turns were read."""
 
 from __future__ import annotations
