@@ -207,7 +207,7 @@ def test_canonical_spellings() -> None:
 
 def test_near_duplicates_are_spellings_only() -> None:
     xray = ["胸部X线片", "CT成像", "CXR 检查", "胸片", "胸部 X 线摄影", "胸部 X 线检查", "胸部 X线", "胸部x光"]
-    assert merge_near_duplicates(xray)[0] == ["胸片", "CT成像"]  # the eight chest X-rays of the issue are one
+    assert merge_near_duplicates(xray)[0] == ["胸片", "CT成像"]  # eight spellings of a chest X-ray are one
     assert merge_near_duplicates(["不适", "全身不适", "肺", "肺部", "肺脏"])[0] == ["不适", "肺"]
     kept, dropped = merge_near_duplicates(["头痛", "偏头痛", "水肿", "肺水肿", "局部治疗", "全身治疗"])
     assert dropped == [] and len(kept) == 6  # different entities that share characters stay apart
@@ -269,7 +269,9 @@ def test_no_near_duplicates_within_an_aspect(zh: KnowledgeBase) -> None:
     assert doubled == []
 
 
-def test_the_issue_examples_are_gone(zh: KnowledgeBase) -> None:
+def test_places_units_genes_fragments_and_duplicate_tests_are_gone(zh: KnowledgeBase) -> None:
+    """Values a reader rejected: places, everyday words, units, a gene, a clause, a site that is a people, a
+    drug for another disease, the eight spellings of a chest X-ray."""
     every = {v for _, _, values in _lists(zh) for v in values}
     assert not {"纽约和日本", "球赛", "dL", "mg", "CDK4", "脓肿形成之前"} & every
     diseases = {d.name: d for d in zh.diseases}

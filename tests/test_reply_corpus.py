@@ -32,7 +32,7 @@ def test_strict_reading(record: dict) -> None:
 
 
 def test_reference_mode_keeps_the_published_extractors() -> None:
-    """The issue's examples: the reference extractors misread chat replies and strict mode does not."""
+    """Chat replies the reference extractors misread and strict mode reads right."""
     by_reply = {(r["task"], r["reply"]): r for r in CORPUS if r["source"] == "hand-written" and r["language"] == "en"}
     sv_incorrect = by_reply[("SV", "Incorrect")]
     assert read(sv_incorrect, "reference").value is True and read(sv_incorrect).value is False
