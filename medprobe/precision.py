@@ -183,16 +183,6 @@ def builtin_cells(language: str) -> dict[tuple[str, str], Cell]:
     return cells(shipped_readings(), language, VERSIONS[language], BUILDER_VERSIONS[language])
 
 
-def shipped_aspects(language: str, types: Iterable[str]) -> frozenset[str]:
-    """The aspects of a built-in KB whose cells of every given question type are shipped (Wilson
-    lower bound at least SHIP_LOWER_BOUND): a method that asks an aspect in these forms uses only these
-    by default."""
-    table = builtin_cells(language)
-    wanted = tuple(types)
-    aspects = {aspect for aspect, _ in table}
-    return frozenset(a for a in aspects if all(table.get((a, t)) is not None and table[a, t].shipped for t in wanted))
-
-
 def item_error(table: Mapping[tuple[str, str], Cell], counts: Mapping[tuple[str, str], int]) -> ErrorEstimate:
     """The estimated error rate of a run's items: ``counts`` maps (aspect, type) to how many items of
     the run came from that cell."""

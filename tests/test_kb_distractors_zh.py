@@ -113,3 +113,21 @@ def test_what_any_disease_may_have_is_never_a_distractor(aspect: str, own: list[
     entry = index_kb(kb, {aspect})[aspect]
     for seed in range(20):
         assert set(distractors(entry, kp, random.Random(seed), n=20)) == set(specific)
+
+
+def test_question_points_of_a_builtin_chinese_kb_ask_coded_diseases_and_confirmed_findings_only() -> None:
+    """The rules the blind readings were measured on hold for every method that asks MCQs of a built-in KB
+    (MultifacetEval, MultiCogEval, the profile's sample); a user's KB is asked as it is."""
+    from medprobe.methods.multifacet.from_kb import QuestionPoints
+
+    def disease(i: int, symptoms: list[str], code: str | None) -> Disease:
+        return Disease(id=f"CMeKG:病{i}", name=f"病{i}", language="zh", codes={"ICD10": [code]} if code else {},
+                       aspects={"primary_symptoms": symptoms})
+
+    chest = ["咳嗽", "胸痛", "咯血"]
+    diseases = [disease(0, [*chest, "腹痛"], "J18"), disease(1, chest, "J20"), disease(2, chest, "J40"), disease(3, chest, None)]
+    builtin = QuestionPoints(KnowledgeBase(name="builtin:zh", diseases=diseases))
+    assert [kp.meta["disease_id"] for kp in builtin.every()] == ["CMeKG:病0", "CMeKG:病1", "CMeKG:病2"]  # 病3 has no code
+    assert builtin.point(diseases[0], "primary_symptoms").values == chest  # 腹痛: no other J disease lists it
+    own = QuestionPoints(KnowledgeBase(name="mine", diseases=diseases))
+    assert len(own.every()) == 4 and own.point(diseases[0], "primary_symptoms").values == [*chest, "腹痛"]

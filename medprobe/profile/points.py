@@ -30,7 +30,7 @@ from medprobe.methods import BuildOptions, SharedPoints
 from medprobe.methods.meddisk.build import N_DEMOS, demo_pools
 from medprobe.methods.multicog.lowmid.kb import NEEDED_DISTRACTORS, WANTED_DISTRACTORS
 from medprobe.methods.multifacet import READ_TYPES
-from medprobe.methods.multifacet.from_kb import MIN_VALUES, distractors, index_kb
+from medprobe.methods.multifacet.from_kb import MIN_VALUES, QuestionPoints, distractors, index_kb
 from medprobe.methods.sdak.from_kb import kb_items
 from medprobe.parsing.fill import item_rng
 from medprobe.precision import point_cell
@@ -68,7 +68,7 @@ def profile_gate(kb: KnowledgeBase, *, include_unmeasured: bool) -> Gate:
 def shared_points(kb: KnowledgeBase, *, limit: int, seed: int, include_unmeasured: bool = False) -> SharedPoints:
     """``limit`` knowledge points that every method of JOBS builds on (fewer when the KB has fewer)."""
     gate = profile_gate(kb, include_unmeasured=include_unmeasured)
-    every = list(kb.knowledge_points(min_values=1))
+    every = QuestionPoints(kb).every()
     index = index_kb(kb, {kp.aspect or "" for kp in every})
     pools = demo_pools(kb, random.Random(seed))
     examples = {d.id for pool in pools.values() for d in pool}

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
+from medprobe.gating import kb_origin
 from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
@@ -339,24 +340,36 @@ def kp_questions(kp: KnowledgePoint, d: Draw, language: str) -> list[Question]:
     return out
 
 
-class _Keys:
-    """Per aspect of a built-in KB, the language's judge of which findings a question may key
-    (``KEYABLE_FINDINGS``), made once per build."""
+class QuestionPoints:
+    """Which knowledge points of a KB a question may ask, each with only the values it may key. On a
+    built-in KB (``gating.kb_origin``: by name or by its cache file, as a profile hands it on) only the
+    diseases the language's rule asks (``ASKED_DISEASE``) and only the findings its judge lets be keys
+    (``KEYABLE_FINDINGS``): the questions blind readers measured. A user's KB is asked as it is. Every
+    method that builds questions with ``distractors`` takes its points from here, so that a reading's
+    estimate covers the questions each of them asks; a value left out stays in the KB, so it is never a
+    wrong option either."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
+        self.builtin = kb_origin(kb).builtin
         self.judges: dict[str, ChineseKeys] = {}
 
-    def keyable(self, kp: KnowledgePoint, disease: Disease) -> KnowledgePoint:
-        """The knowledge point with only the values a question may key right (all, unless the language
-        judges findings); the others stay in the KB, so they are never wrong options either."""
+    def asks(self, disease: Disease) -> bool:
+        rule = ASKED_DISEASE.get(self.kb.language)
+        return not self.builtin or rule is None or rule(disease)
+
+    def point(self, disease: Disease, key: str) -> KnowledgePoint:
+        kp = self.kb.knowledge_point(disease, key)
         make = KEYABLE_FINDINGS.get(self.kb.language)
-        aspect = kp.aspect or ""
-        if make is None or FAMILIES.get(aspect) != "findings" or aspect == "secondary_diseases":
+        if not self.builtin or make is None or FAMILIES.get(key) != "findings" or key == "secondary_diseases":
             return kp
-        if aspect not in self.judges:
-            self.judges[aspect] = make(self.kb.diseases, aspect)
-        return kp.model_copy(update={"values": self.judges[aspect].keyable(disease, kp.values)})
+        if key not in self.judges:
+            self.judges[key] = make(self.kb.diseases, key)
+        return kp.model_copy(update={"values": self.judges[key].keyable(disease, kp.values)})
+
+    def every(self) -> list[KnowledgePoint]:
+        """Every askable knowledge point with at least one value, in KB order."""
+        return [self.point(d, key) for d, key, n in self.kb.point_sizes() if n and self.asks(d)]
 
 
 def _with_common_share(candidates: list[tuple[Disease, str]], prefix: str, share: float) -> list[tuple[Disease, str]]:
@@ -405,21 +418,19 @@ def build_kb_questions(
     distractors are drawn, so a value the disease has under an aspect left out is never a wrong option."""
     sizes = [(disease, key, n) for disease, key, n in kb.point_sizes() if n >= 1]
     index = index_kb(kb, {key for _, key, _ in sizes})
-    builtin = kb.name.startswith("builtin:")  # the graph's own noise: a user's KB is asked as it is
-    disease_asked = ASKED_DISEASE.get(kb.language, lambda _disease: True) if builtin else lambda _disease: True
-    asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d.language, d.id, key) in aspects) and disease_asked(d)]
+    askable = QuestionPoints(kb)
+    asked = [(d, key, n) for d, key, n in sizes if (aspects is None or cell_aspect(d.language, d.id, key) in aspects) and askable.asks(d)]
     candidates = [(disease, key) for disease, key, n in asked if n >= MIN_VALUES]
     skipped: Counter[str] = Counter({"fewer than 3 entities": len(asked) - len(candidates)})
     if len(asked) < len(sizes):
         skipped["aspect or disease not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
-    if kb.language in COMMON_SHARE and builtin and points is None:
+    if kb.language in COMMON_SHARE and askable.builtin and points is None:
         candidates = _with_common_share(candidates, COMMON_PREFIX[kb.language], COMMON_SHARE[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
     limit = limit if wanted is None else len(wanted)
 
-    keys = _Keys(kb)
     demo_kps: list[tuple[KnowledgePoint, list[str]]] = []
     chosen: list[tuple[KnowledgePoint, list[str]]] = []
     demo_diseases: set[str] = set()
@@ -431,7 +442,7 @@ def build_kb_questions(
         test = f"{disease}/{key}" in wanted if wanted is not None else limit is None or len(chosen) < limit
         if disease in demo_diseases or not (demo or test):
             continue
-        kp = keys.keyable(kb.knowledge_point(entry, key), entry) if builtin else kb.knowledge_point(entry, key)
+        kp = askable.point(entry, key)
         if len(kp.values) < MIN_VALUES:
             skipped["fewer than 3 entities a question may key"] += 1
             continue

@@ -28,7 +28,7 @@ from typing import Any
 
 from medprobe.gating import enumerated_aspects, gate_kb
 from medprobe.methods.multicog.lowmid.tables import Dataset
-from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, distractors, index_kb
+from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, QuestionPoints, distractors, index_kb
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
 from medprobe.precision import point_cell
@@ -90,7 +90,7 @@ def kb_dataset(
     seeded sample of ``limit`` (or exactly ``points``, a profile's shared sample) to ask plus ``extra``
     more that serve only as demos."""
     kb = resolve_kb(spec)
-    every = list(kb.knowledge_points(min_values=1))
+    every = QuestionPoints(kb).every()
     index = index_kb(kb, {kp.aspect or "" for kp in every})
     types = sorted({READ_AS[task] for task in tasks})
     gate = gate_kb(kb, enumerated_aspects(kb), types, include_unmeasured=include_unmeasured, method="MultiCogEval")
