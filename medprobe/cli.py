@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -41,8 +42,21 @@ app.add_typer(kb_app, name="kb")
 app.add_typer(cases_app, name="cases")
 app.add_typer(cache_app, name="cache")
 
-out_console = Console()
-err_console = Console(stderr=True)
+
+#: the width given to output that is not a terminal (wide enough for any table medprobe prints)
+UNBOUNDED_WIDTH = 10_000
+
+
+def _console(stderr: bool = False) -> Console:
+    """Rich's layout at a terminal's width; piped or redirected (and no COLUMNS), lines as wide as they
+    need: rich assumes 80 columns off a terminal and cut every leaderboard cell to a few characters."""
+    stream = sys.stderr if stderr else sys.stdout
+    unbounded = not stream.isatty() and "COLUMNS" not in os.environ
+    return Console(stderr=stderr, width=UNBOUNDED_WIDTH if unbounded else None)
+
+
+out_console = _console()
+err_console = _console(stderr=True)
 #: exit status of a run that finished with requests left unanswered (scripts and CI must notice)
 EXIT_INCOMPLETE = 3
 #: exit status of ``kb audit`` when a check is over its limit
@@ -341,15 +355,39 @@ def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> 
     _print_outcome(summary["method"], run_dir, summary)
 
 
+STRICT_RUNS_HELP = "refuse an unfinished run directory (no summary.json) instead of skipping it with a warning"
+
+
+def finished_runs(runs: list[Path], strict: bool) -> list[Path]:
+    """The run directories that have finished. An unfinished one (a run still going, or killed: the same
+    command resumes it) is normal in a runs folder, so a glob over the folder skips it with a warning;
+    ``strict`` refuses it instead."""
+    finished = []
+    for run in runs:
+        if (run / "summary.json").is_file():
+            finished.append(run)
+        elif strict or not run.is_dir():
+            raise MedprobeError("not a finished run directory (no summary.json)", file=run,
+                                hint="run its command again to finish it, or leave it out")
+        else:
+            err_console.print(f"[yellow]skipped[/] {escape(str(run))}: unfinished (no summary.json yet)", highlight=False)
+    if not finished:
+        raise MedprobeError("none of the run directories has finished", hint="finish a run first (run its command again)")
+    return finished
+
+
 @app.command()
 @user_errors
-def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run directories of one method")]) -> None:
+def leaderboard(
+    runs: Annotated[list[Path], typer.Argument(help="run directories of one method (unfinished ones are skipped)")],
+    strict: Annotated[bool, typer.Option("--strict", help=STRICT_RUNS_HELP)] = False,
+) -> None:
     """Rank finished runs of one method (its paper's headline table: e.g. Table 4 for meddisk), with each
     run's estimated item error (rate and 95% interval; "not measured" on your own KB; n/a on released data)."""
     from medprobe.gating import item_error_cell
     from medprobe.jsonl import read_json
 
-    summaries = [read_json(run / "summary.json") for run in runs]
+    summaries = [read_json(run / "summary.json") for run in finished_runs(runs, strict)]
     methods = {s["method"] for s in summaries}
     if len(methods) != 1:
         raise MedprobeError(f"runs of several methods: {', '.join(sorted(methods))}", hint="rank runs of one method at a time")
@@ -518,19 +556,20 @@ def kb_validate(path: Annotated[Path, typer.Argument()]) -> None:
 @grade_app.command("sample")
 @user_errors
 def grade_sample_cmd(
-    runs: Annotated[list[Path], typer.Argument(help="finished meddisk run directories (several models welcome)")],
+    runs: Annotated[list[Path], typer.Argument(help="meddisk run directories (several models welcome; unfinished ones are skipped)")],
     output: Annotated[Path, typer.Option("--output", "-o", help="calibration sheet (CSV) for clinicians")],
     per_interval: Annotated[int, typer.Option(help="answers per score interval, metric and aspect type")] = 10,
     width: Annotated[float, typer.Option(help="score interval width")] = 0.1,
     validation: Annotated[Path | None, typer.Option(help="also write a second sheet of random answers for validation")] = None,
     validation_size: Annotated[int, typer.Option()] = 150,
     seed: Annotated[int, typer.Option()] = 0,
+    strict: Annotated[bool, typer.Option("--strict", help=STRICT_RUNS_HELP)] = False,
 ) -> None:
     """Draw answers per score interval for clinicians to label CW / PC / BC (paper §3.2.2)."""
     from medprobe.methods.meddisk.alignment import grade_sample, validation_sample, write_sheet
     from medprobe.methods.meddisk.runs import scored_items
 
-    items = [item for run in runs for item in scored_items(run)]
+    items = [item for run in finished_runs(runs, strict) for item in scored_items(run)]
     rows = grade_sample(items, per_interval=per_interval, width=width, seed=seed)
     write_sheet(rows, output)
     err_console.print(f"{len(rows)} rows to label from {len(items)} answers")

@@ -177,6 +177,22 @@ def request_id(probe_id: str, sample: int, turn: int = 0) -> str:
     return f"{probe_id}#{sample}" if turn == 0 else f"{probe_id}#{sample}.{turn}"
 
 
+#: ``build_info`` key of the items a build could not make (``unbuilt_record``); a run with any is incomplete
+UNBUILT_KEY = "unbuilt"
+
+
+def unbuilt_record(source: str, task: str, items: int, of: int, why: dict[str, int]) -> dict[str, Any]:
+    """What a build keeps about items of ``task`` it could not make (e.g. a generator's unusable
+    replies), so that the run reports them instead of scoring the task on the rest as if complete."""
+    return {"source": source, "task": task, "items": items, "of": of, "why": why}
+
+
+def unbuilt_note(record: dict[str, Any]) -> str:
+    why = ", ".join(f"{reason} {n}" for reason, n in record["why"].items()) or "no reason recorded"
+    return (f"{record['source']} {record['task']}: {record['items']} of {record['of']} items could not be built ({why}); "
+            "they are not asked, so the run is incomplete")
+
+
 class RunConfig(Record):
     """Everything needed to reproduce a run (written to config.json)."""
 

@@ -221,3 +221,40 @@ def test_leaderboard_ranks_runs_of_one_method(tmp_path: Path, release: Path) -> 
     assert other.exit_code == 0
     mixed = invoke("leaderboard", runs[0], last_line(other))
     assert mixed.exit_code == 0, "runs of one method on different data may be ranked together"
+
+
+def test_leaderboard_over_a_glob_skips_an_unfinished_run_with_a_warning(release: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    finished = Path(last_line(invoke("run", "multifacet", "--model", "random", "--data", release, "--out", out)))
+    unfinished = out / "x-multifacet-unfinished"
+    unfinished.mkdir()
+    board = invoke("leaderboard", finished, unfinished)
+    assert board.exit_code == 0, board.output
+    assert "random" in board.stdout and f"skipped {unfinished}: unfinished" in flat(board.stderr)
+    refused = invoke("leaderboard", "--strict", finished, unfinished)
+    assert refused.exit_code == 2 and "no summary.json" in refused.output
+    assert invoke("leaderboard", unfinished).exit_code == 2, "nothing finished to rank"
+
+
+def test_the_random_model_is_refused_for_free_text_recall_before_anything_runs(tmp_path: Path) -> None:
+    kb = write_tiny_kb(tmp_path / "kb.jsonl")
+    out = tmp_path / "runs"
+    result = invoke("run", "meddisk", "--model", "random", "--data", kb, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "the random model cannot answer meddisk" in flat(result.output) and "multifacet, multicog and sdak" in flat(result.output)
+    assert not out.exists() or not any(out.iterdir()), "nothing may be left behind"
+
+
+def test_a_missing_data_file_is_named_as_a_missing_file(tmp_path: Path) -> None:
+    result = invoke("run", "sdak", "--model", "random", "--data", tmp_path / "sdak_release.jsonl", "--out", tmp_path / "runs")
+    assert result.exit_code == 2 and "no such file" in flat(result.output) and "no knowledge base" not in result.output
+
+
+def test_piped_tables_keep_their_cells_whole(release: Path, tmp_path: Path) -> None:
+    """Off a terminal without COLUMNS, rich used 80 columns and cut leaderboard cells to a few characters."""
+    out = tmp_path / "runs"
+    run_dir = last_line(invoke("run", "multifacet", "--model", "random", "--data", release, "--out", out))
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    board = subprocess.run([sys.executable, "-m", "medprobe", "leaderboard", run_dir], capture_output=True, text=True, env=env, check=True)
+    assert "verification" in board.stdout or "Average" in board.stdout
+    assert "…" not in board.stdout and str(release) in board.stdout

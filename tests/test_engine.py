@@ -246,3 +246,17 @@ def test_batch_protocol_answers_in_request_order() -> None:
     responses = asyncio.run(generate(backend, requests))
     assert [r.probe_id for r in responses] == [r.probe_id for r in requests]
     assert all(r.text in "ABCD" and r.error is None for r in responses)
+
+
+def test_progress_off_a_terminal_is_a_plain_line_now_and_then(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A long run piped to a file showed no progress at all: no bar can be drawn there."""
+    from medprobe.engine import runner
+
+    monkeypatch.setattr(runner, "PLAIN_EVERY_S", 0.0)
+    monkeypatch.setattr(runner, "SHOW_EVERY_S", 0.0)
+    with runner.ProgressBar(4, enabled=True, label="mock") as bar:
+        assert bar.plain, "pytest's captured stderr is not a terminal"
+        bar.advance(errors=0)
+        bar.advance(errors=1)
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("mock: ")]
+    assert lines[0].startswith("mock: 1/4 req, ") and "1 errors" in lines[1]

@@ -713,3 +713,30 @@ def test_levels_report_item_sampling_beside_the_spread_over_repeats(release_root
     assert low["se_repeats"] == 0 and low["se"] > 0.1
     other = metrics["datasets"]["medmcqa"]["low"]["se"]
     assert metrics["levels"]["low"]["se"] == pytest.approx((low["se"] ** 2 + other**2) ** 0.5 / 2)  # macro over datasets
+
+
+def test_a_task_the_generator_could_not_build_makes_the_run_incomplete(tmp_path: Path) -> None:
+    """Every SV statement unusable: SV is reported as not built, the run exits 3 and the mid level is not
+    the mean of AE and MR alone."""
+    from typer.testing import CliRunner
+
+    from medprobe.cli import app
+
+    def no_statements(body: dict[str, Any]) -> str:
+        text = body["messages"][-1]["content"]
+        return generator_reply(body) if text.rstrip().endswith("Distractor:") else "I cannot write that."
+
+    qa = write_jsonl(tmp_path / "medqa.jsonl", medqa_rows())
+    with serve_in_thread(MockOpenAI(reply=no_statements)) as url:
+        result = CliRunner().invoke(app, ["run", "multicog", "--level", "low,mid", "--data", str(qa), "--model", "random",
+                                          "--repeats", "1", "-X", f"generator=openai:mock@{url}", "--out", str(tmp_path / "runs")],
+                                    env={"COLUMNS": "1000", "NO_COLOR": "1"})
+    assert result.exit_code == 3, result.output
+    assert "medqa SV: 8 of 8 items could not be built" in " ".join(result.output.split())
+    summary = json.loads((Path(result.stdout.strip().splitlines()[-1]) / "summary.json").read_text())
+    assert summary["status"] == "incomplete: some items could not be built"
+    assert [(r["task"], r["items"]) for r in summary["run"]["unbuilt"]] == [("SV", 8), ("AE", 1)]
+    lowmid = summary["metrics"]["lowmid"]
+    assert "SV" not in lowmid["datasets"]["medqa"]["tasks"] and lowmid["datasets"]["medqa"]["mid_missing"] == ["SV"]
+    assert "mid" not in lowmid["levels"] and "low" in lowmid["levels"]
+    assert "medqa: no mid level, since SV has no items" in " ".join(result.output.split())

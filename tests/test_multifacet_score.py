@@ -355,7 +355,7 @@ def test_raw_answer_only_import(tmp_path: Path, reference: bool) -> None:
     folder = write_raw(tmp_path / "results", "mymodel", AO_REPLIES)
     summary = rescored(folder, tmp_path, reference)
     m = summary["metrics"]
-    assert summary["model"] == "imported:results" and m["knowledge_points"] == 3
+    assert summary["model"] == "imported:mymodel" and summary["data"] == str(folder) and m["knowledge_points"] == 3
     acc = accuracies(m)
     assert acc["comparison"] == pytest.approx(2 / 3)
     assert acc["rectification"] == pytest.approx((1 + 0.2 + 0.8) / 3)
@@ -437,3 +437,20 @@ def test_rescoring_a_run_keeps_its_seed_and_data(release: Path, tmp_path: Path) 
     assert again.summary["metrics"] == original.summary["metrics"]
     other = rescore("multifacet", original.path, "medprobe", BuildOptions(), out=tmp_path / "re", reference_compatible=True, seed=8)
     assert other.summary["seed"] == 8
+
+
+def test_two_imported_models_are_two_leaderboard_rows_labelled_with_their_items(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from medprobe.cli import app
+
+    folder = write_raw(tmp_path / "results", "model-a", AO_REPLIES)
+    write_raw(folder, "model-b", AO_REPLIES)
+    runs = [rescore("multifacet", folder, "multifaceteval-raw", BuildOptions(name=name), out=tmp_path / "runs",
+                    reference_compatible=False).path for name in ("model-a", "model-b")]
+    configs = [json.loads((run / "config.json").read_text()) for run in runs]
+    assert [c["model"] for c in configs] == ["imported:model-a", "imported:model-b"]
+    assert {c["data"] for c in configs} == {str(folder)}, "the items came from the result files, not builtin:en"
+    board = CliRunner().invoke(app, ["leaderboard", *map(str, runs)], env={"COLUMNS": "1000", "NO_COLOR": "1"})
+    assert board.exit_code == 0, board.output
+    assert "imported:model-a" in board.stdout and "imported:model-b" in board.stdout and "builtin:en" not in board.stdout

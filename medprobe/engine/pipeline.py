@@ -30,7 +30,18 @@ from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
-from medprobe.records import GenerationParams, Message, Probe, Request, Response, RunConfig, request_id
+from medprobe.models.random_model import RandomBackend, refuse_free_text
+from medprobe.records import (
+    UNBUILT_KEY,
+    GenerationParams,
+    Message,
+    Probe,
+    Request,
+    Response,
+    RunConfig,
+    request_id,
+    unbuilt_note,
+)
 from medprobe.report.markdown import render_report
 from medprobe.verification import verified_probe_set
 
@@ -278,6 +289,8 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
+    if backend.model_id == RandomBackend.model_id and not hasattr(method, "interact"):  # a dialogue's turns have formats
+        refuse_free_text(plan.method, probe_set.probes)
     with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory
         config = _config(plan, probe_set, probes.sha256, backend.identity(), backend.model_id)
         with RunLock(config.fingerprint, notice) as lock:
@@ -364,7 +377,11 @@ def rescore(
     elif fmt in method.raw_formats:
         build = replace(build, seed=seed or 0)
         probe_set, responses = method.import_raw(responses_path, fmt, build)
-        model, identity, repeats = f"imported:{responses_path.name}", {"imported_from": str(responses_path), "format": fmt}, 1
+        # the model whose files were read, and the release (--data) or result folder the items came from:
+        # two imported models must not share a leaderboard row, nor pass for a run on the default data
+        model = f"imported:{probe_set.info.get('model') or responses_path.name}"
+        build = replace(build, data=build.data or str(responses_path))
+        identity, repeats = {"imported_from": str(responses_path), "format": fmt}, 1
     else:
         known = ", ".join(("medprobe", *method.raw_formats))
         raise MedprobeError(f"unknown response format '{fmt}' for {method_name}", field="--format", hint=f"formats: {known}")
@@ -385,6 +402,14 @@ def rescore(
             stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
             summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
+
+
+def _status(errors: Sequence[Response], missing: bool, unbuilt: Sequence[dict[str, Any]]) -> str:
+    if unbuilt:
+        return "incomplete: some items could not be built"
+    if errors or missing:
+        return "incomplete: some requests have no answer"
+    return "complete"
 
 
 def finish(
@@ -412,6 +437,7 @@ def finish(
     result = method.score(probes, responses, options)
     errors = [r for r in responses if r.error is not None]
     empty = sum(1 for r in responses if r.error is None and not r.text.strip())
+    unbuilt = config.build_info.get(UNBUILT_KEY, [])
     summary: dict[str, Any] = {
         "method": method.name,
         "title": method.title,
@@ -420,7 +446,7 @@ def finish(
         "setting": config.setting,
         "mode": "reference-compatible" if config.reference_compatible else "strict",
         "seed": config.seed,
-        "status": "complete" if not errors and len(responses) >= asked else "incomplete: some requests have no answer",
+        "status": _status(errors, len(responses) < asked, unbuilt),
         "run": {
             "probes": len(probes),
             "requests": asked,
@@ -439,8 +465,10 @@ def finish(
         "metrics": result.metrics,
         "reading": result.reading,
         # notes of the build or import (e.g. ids an imported result file lacks) before the scorer's
-        "notes": [*config.build_info.get("notes", []), *notes, *result.notes],
+        "notes": [*config.build_info.get("notes", []), *map(unbuilt_note, unbuilt), *notes, *result.notes],
     }
+    if unbuilt:
+        summary["run"][UNBUILT_KEY] = unbuilt
     if "verification" in config.build_info:
         summary["verification"] = config.build_info["verification"]
     item_error = item_error_record(config.build_info.get(GATES_KEY, {}), item_cells_of(method, probes, config.build_info),

@@ -36,6 +36,8 @@ MAX_CONSECUTIVE_ERRORS = 25
 SLOW_REQUEST_S = 30.0
 #: the progress bar is told of answers at most this often
 SHOW_EVERY_S = 0.1
+#: off a terminal (output piped to a file) no bar is drawn; a plain progress line is printed this often
+PLAIN_EVERY_S = 30.0
 
 
 @dataclass
@@ -78,6 +80,10 @@ class ProgressBar:
 
     def __init__(self, total: int, enabled: bool, label: str, unit: str = "req") -> None:
         self.unit = unit
+        console = Console(stderr=True)
+        #: a bar cannot be redrawn in a file: there, a plain line every PLAIN_EVERY_S shows a long run is alive
+        self.plain = enabled and not console.is_terminal
+        self.label = label
         self.bar = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -88,13 +94,13 @@ class ProgressBar:
             TimeRemainingColumn(),
             TextColumn("{task.fields[errors]}"),
             TextColumn("{task.fields[waiting]}"),
-            console=Console(stderr=True),
-            disable=not enabled,
+            console=console,
+            disable=not enabled or self.plain,
             transient=False,
         )
         self.total = total
         self.task = self.bar.add_task(label, total=total, rate="", errors="", waiting="")
-        self.started = self.shown = time.perf_counter()
+        self.started = self.shown = self.printed = time.perf_counter()
         self.done = self.errors = 0
 
     def advance(self, errors: int) -> None:
@@ -109,6 +115,12 @@ class ProgressBar:
     def _show(self, now: float) -> None:
         self.shown = now
         rate = self.done / max(1e-9, now - self.started)
+        if self.plain and now - self.printed >= PLAIN_EVERY_S:
+            self.printed = now
+            left = (self.total - self.done) / rate if rate > 0 else None
+            eta = f", about {left / 60:.0f} min left" if left is not None else ""
+            errors = f", {self.errors} errors" if self.errors else ""
+            notice(f"{self.label}: {self.done}/{self.total} {self.unit}, {rate:.2f} {self.unit}/s{eta}{errors}")
         errors = f"[red]{self.errors} errors" if self.errors else ""
         self.bar.update(self.task, completed=self.done, rate=f"{rate:.1f} {self.unit}/s", errors=errors)
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.parsing.exact_answers import ANSWER_WORDS
-from medprobe.records import AnswerFormat, Request, Response
+from medprobe.records import AnswerFormat, Probe, Request, Response
 
 
 def random_reply(fmt: AnswerFormat, rng: random.Random) -> str:
@@ -60,6 +61,16 @@ def _dialogue_reply(fmt: AnswerFormat, rng: random.Random) -> str:
         raise MedprobeError(f"the random model has nothing to choose from after '{fmt.given}'")
     treatment = "\nTreatment: none (a random baseline)" if fmt.given == "Diagnosis:" else ""
     return f"Rationale: chosen at random\n{fmt.given} {chosen}{treatment}"
+
+
+def refuse_free_text(method: str, probes: Sequence[Probe]) -> None:
+    """Stop before a run starts when its probes ask free text, which no uniform guess answers
+    (MedDisKEval's recall): else every request fails and the run stops only after many failures."""
+    if any(p.answer_format is None or p.answer_format.kind == "free_text" for p in probes):
+        raise MedprobeError(
+            f"the random model cannot answer {method}: it asks free-text answers",
+            field="--model", hint="the random model answers fixed-format questions: multifacet, multicog and sdak",
+        )
 
 
 class RandomBackend:

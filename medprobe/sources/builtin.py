@@ -51,7 +51,13 @@ def resolve_kb(spec: str) -> KnowledgeBase:
     name = spec.removeprefix("builtin:")
     if spec.startswith("builtin:") or name in BUILDERS or name in ALIASES:
         return load_builtin_kb(name)
-    if not Path(spec).is_file():
+    path = Path(spec)
+    if path.suffix or len(path.parts) > 1:  # written as a file: say that file is missing, not that a name is unknown
+        if not path.exists():
+            raise MedprobeError("no such file", file=spec, field="--data")
+        if not path.is_file():
+            raise MedprobeError("not a file", file=spec, field="--data")
+    elif not path.is_file():
         raise MedprobeError(f"no knowledge base '{spec}': not a built-in name and no such file", hint=_choices())
     return load_kb(spec)
 

@@ -33,7 +33,7 @@ from medprobe.methods.multicog.lowmid.kb import READ_AS
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.precision import point_cell
-from medprobe.records import GenerationParams, Probe, Response
+from medprobe.records import UNBUILT_KEY, GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.verification import ReviewItem
 
@@ -93,6 +93,8 @@ class MultiCogMethod:
                 include_unmeasured=options.include_unmeasured,
             )
             record_gates(info, info["lowmid"].get(GATES_KEY, {}))
+            if UNBUILT_KEY in info["lowmid"]:
+                info[UNBUILT_KEY] = info["lowmid"].pop(UNBUILT_KEY)  # where the engine looks for them
             probes += built
         if "high" in levels:
             if options.points is not None:
@@ -161,6 +163,8 @@ class MultiCogMethod:
             items += lowmid.items
             metrics["lowmid"] = lowmid.metrics
             reading.update(lowmid.reading)
+            notes += [f"{dataset}: no mid level, since {', '.join(block['mid_missing'])} has no items (it is the mean of SV, AE and MR)"
+                      for dataset, block in lowmid.metrics["datasets"].items() if "mid_missing" in block]
         if talks:
             high = dialogue.score_high(talks, responses, seed=options.seed)
             items += high.items

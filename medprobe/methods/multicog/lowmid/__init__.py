@@ -40,7 +40,7 @@ from medprobe.methods.multicog.lowmid.tables import (
 )
 from medprobe.metrics.multicog import LEVEL_OF, TASKS
 from medprobe.parsing.fill import item_rng
-from medprobe.records import Probe
+from medprobe.records import UNBUILT_KEY, Probe
 
 __all__ = ["build_lowmid", "score_lowmid", "import_raw"]
 
@@ -143,6 +143,9 @@ def build_lowmid(
     gates = gate_records(d.gate for d in datasets if d.gate is not None)
     if gates:
         info[GATES_KEY] = gates
+    unbuilt = [record for dataset in datasets for record in dataset.unbuilt]
+    if unbuilt:
+        info[UNBUILT_KEY] = unbuilt
     return probes, info
 
 

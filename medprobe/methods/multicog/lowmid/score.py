@@ -199,7 +199,10 @@ def _metrics(
         if "MCQ" in block["tasks"]:
             mcq = block["tasks"]["MCQ"]
             block["low"] = {"normalized": mcq["normalized"], "se": mcq["normalized_se_items"], "se_repeats": mcq["normalized_se"]}
-        if any(t in block["tasks"] for t in MID_TASKS):
+        absent = [t for t in MID_TASKS if t not in block["tasks"]]
+        if absent and len(absent) < len(MID_TASKS):
+            block["mid_missing"] = absent  # a mean of the others would not be the paper's mid level
+        elif not absent:
             mid = mid_level(normalized_runs[dataset])
             baselines = {t: row["random_baseline"] for t, row in block["tasks"].items()}
             items = {t: per_item[(dataset, t)] for t in MID_TASKS if (dataset, t) in per_item}
@@ -207,6 +210,8 @@ def _metrics(
     levels: dict[str, Estimate] = {}
     for level in ("low", "mid"):
         found = [block[level] for block in datasets.values() if level in block]
+        if level == "mid" and any("mid_missing" in block for block in datasets.values()):
+            continue  # a dataset without its mid level must not vanish from the macro average
         if found:
             levels[level] = macro(found)
     return {"datasets": datasets, "levels": levels}

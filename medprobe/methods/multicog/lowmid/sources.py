@@ -30,6 +30,7 @@ from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ, hub_rows, raw_kind,
 from medprobe.methods.multicog.lowmid.tables import Dataset, Where, check_row
 from medprobe.metrics.multicog import TASKS
 from medprobe.parsing.fill import item_rng
+from medprobe.records import unbuilt_record
 from medprobe.sources.checks import same_ids, unique_ids
 
 N_DEMOS = 5
@@ -159,11 +160,23 @@ def load_raw(spec: str, kind: str, tasks: Sequence[str], *, limit: int | None, s
         generated = generate_mid(mcqs, dataset=fmt, generator=generator, seed=seed)
         statements, distractors = generated.statements, generated.distractors
         dataset.info["generation"] = generated.info
+        dataset.unbuilt = _unbuilt(fmt, tasks, generated.info, len(mcqs))
     dataset.tables = raw_tables(mcqs, fmt, seed, statements, distractors)
     if needs_generator and generator is None:
         dataset.tables = {"MCQ": dataset.tables["MCQ"]}
         dataset.notes.append(f"{source}: raw MCQs and no generator model, so only the low level (MCQ) is built; name one with -X generator=MODEL")
     return dataset
+
+
+def _unbuilt(source: str, tasks: Sequence[str], info: dict[str, Any], total: int) -> list[dict[str, Any]]:
+    """The generated tasks with items the generator wrote no usable material for: those items are not
+    asked, which the run must report rather than average over the rest."""
+    records = []
+    for task in ("SV", "AE"):
+        if task in tasks and info["failed"][task]:
+            why = {key.partition(": ")[2]: n for key, n in info["failures"].items() if key.startswith(f"{task}: ")}
+            records.append(unbuilt_record(source, task, info["failed"][task], total, why))
+    return records
 
 
 def load_datasets(

@@ -53,6 +53,8 @@ class Dataset:
     tested: set[Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: items of a task that could not be built (a generator's failed replies): ``unbuilt_record``s
+    unbuilt: list[dict[str, Any]] = field(default_factory=list)
     #: the aspects a knowledge base's dataset asks (medprobe.gating); None for other sources
     gate: Gate | None = None
 
