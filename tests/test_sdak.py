@@ -65,7 +65,8 @@ VERDICTS: list[tuple[str, str, bool | None]] = [
     ("en", "Correct/incorrect", None),
     ("en", "Correctly speaking, …", None),
     ("en", "Not sure.", None),
-    ("en", '"False"\n\nTrue', False),
+    ("en", '"False"\n\nFever is not typical.', False),  # a quoted verdict that ends its line is given
+    ("en", '"False"\n\nTrue', None),  # ... but a later line with the other verdict alone names both
     ("en", '"Correct" is a word that means …', None),  # the word is mentioned, not used
     ("en", "正确。", None),  # English prompts take English verdicts only
     ("en", "   ", None),
