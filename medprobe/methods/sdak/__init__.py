@@ -166,7 +166,52 @@ class SdakMethod:
             "Sycophancy may include some. *Reversed = the fact refuted and the counterfactual supported: no column in "
             "the paper's Table 5, counted apart.",
         ]
+        if "readers" in m:
+            parts += ["", readers_section(m["readers"], summary["mode"])]
         return "\n".join(parts) + "\n"
+
+
+def _shown(reply: str | None, width: int = 48) -> str:
+    """A reply's beginning for a table cell: what the authors' rules look at, line breaks and pipes visible."""
+    if reply is None:
+        return "(no reply)"
+    head = reply[:width].replace("\n", "⏎").replace("|", "\\|")
+    return f"`{head}`" + ("…" if len(reply) > width else "")
+
+
+def readers_section(readers: dict[str, Any], mode: str) -> str:
+    """Strict reading against the SDAK authors' prefix rules, on the same replies: the metrics under
+    each, the verdict pairs per claim half, the authors' deciding rules and a few disagreements."""
+    strict, reference = readers["strict"], readers["reference"]
+    pairs = [[half, combo, n] for half, combos in readers["verdict_pairs"].items() for combo, n in combos.items()]
+    rules = [[half, rule, n] for half, counts in readers["authors_rules"].items() for rule, n in counts.items()]
+    parts = [
+        "## How answers were read: strict reader and the authors' rules",
+        "",
+        f"This run is scored in {mode} mode. The same replies read the other way give:",
+        "",
+        md_table(["reading", "IFR", "FactAcc"], [
+            ["strict (medprobe)", pct(strict["ifr"]), pct(strict["fact_acc"])],
+            ["the authors' prefix rules (reference-compatible)", pct(reference["ifr"]), pct(reference["fact_acc"])],
+        ]),
+        "",
+        f"Verdicts per reply, strict / the authors' rules ({readers['disagreements']} replies differ). The authors' "
+        "rules look only at fixed substrings in the first 3–10 characters of the raw reply (Chinese only, no "
+        "markdown, label, `<think>` or leading-space handling); a reply matching both kinds counts as support for a "
+        "factual claim and as refutation for a counterfactual one, as their script asks only for that.",
+        "",
+        md_table(["claims", "strict / authors'", "replies"], pairs),
+        "",
+        "Which of the authors' rules decided each reply (the first that matches, the side's own kind first):",
+        "",
+        md_table(["claims", "rule", "replies"], rules),
+    ]
+    if readers["examples"]:
+        parts += ["", "Replies read differently (beginning of the raw reply):", "",
+                  md_table(["claims", "reply", "strict", "authors' rules"],
+                           [[e["half"], _shown(e["reply"]), e["strict"] + (f" ({e['strict_reason']})" if e["strict_reason"] else ""),
+                             f"{e['reference']} ({e['rule']})"] for e in readers["examples"]])]
+    return "\n".join(parts)
 
 
 METHOD = SdakMethod()
