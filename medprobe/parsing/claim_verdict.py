@@ -125,7 +125,7 @@ _ZH = _Vocabulary(
     subject=re.compile(
         r"^(?:(?:这个|这一|这种|该|此|上述|以上)?(?:说法|陈述|观点|论述)(?:是|为)?\s*|是(?=" + _ZH_INTENSIFIER + r"不?(?:正确|错误|对|错)))"
     ),
-    after_quote=re.compile(r"^\s*(?:(?:这个|这一|这种|该|此)?(?:说法|陈述|观点|论述))?(?:是|为)?\s*"),
+    after_quote=re.compile(r"^\s*[，,]?\s*(?:(?:这个|这一|这种|该|此)?(?:说法|陈述|观点|论述))?(?:是|为)?\s*"),
     refute=re.compile(r"^(?:" + _ZH_INTENSIFIER + r"(?:不正确|错误|不对|错)|不完全正确|不是|否)" + _END),
     support=re.compile(r"^(?:" + _ZH_INTENSIFIER + r"(?:正确|对)|是)" + _END),
 )
