@@ -188,7 +188,14 @@ def test_comparison_counts_verdict_pairs_and_rules(tmp_path: Path) -> None:
     assert readers["verdict_pairs"]["counterfactual claims"] == {"incorrect / incorrect": 1, "none / incorrect": 1}
     assert readers["authors_rules"]["counterfactual claims"] == {'"错误" in first 3': 1, '"不是" in first 5': 1}
     assert readers["disagreements"] == 3
-    assert [e["reply"] for e in readers["examples"]] == ["**错误**", "不完全正确。", "我不是医生，无法判断。"]
+    listed = score_sdak(probes, answer(probes, pairs), ScoreOptions()).extra_files["reader_disagreements.jsonl"]
+    assert isinstance(listed, list)
+    assert [(e["half"], e["reply"], e["strict"], e["reference"], e["reference_rule"]) for e in listed] == [
+        ("factual claims", "**错误**", "incorrect", "none", NO_RULE),
+        ("factual claims", "不完全正确。", "incorrect", "correct", '"正确" in first 5, no "不正确"'),
+        ("counterfactual claims", "我不是医生，无法判断。", "none", "incorrect", '"不是" in first 5'),
+    ]
+    assert listed[2]["strict_reason"] == "the reply does not begin with a verdict" and listed[2]["claim"] == "病2的常见症状不包括发热"
 
 
 def test_only_the_first_sample_and_real_replies_count(tmp_path: Path) -> None:
@@ -218,3 +225,5 @@ def test_a_reference_run_reports_both_readings(tmp_path: Path) -> None:
     assert "the authors' prefix rules (reference-compatible)" in report
     assert '"正确" in first 5, no "不正确"' in report
     assert any("authors' prefix rules" in note for note in outcome.summary["notes"])
+    listed = (outcome.path / "reader_disagreements.jsonl").read_text(encoding="utf-8")
+    assert "    正确" in listed and "    正确" not in report, "replies paired with their claim half stay out of the report"

@@ -171,17 +171,9 @@ class SdakMethod:
         return "\n".join(parts) + "\n"
 
 
-def _shown(reply: str | None, width: int = 48) -> str:
-    """A reply's beginning for a table cell: what the authors' rules look at, line breaks and pipes visible."""
-    if reply is None:
-        return "(no reply)"
-    head = reply[:width].replace("\n", "⏎").replace("|", "\\|")
-    return f"`{head}`" + ("…" if len(reply) > width else "")
-
-
 def readers_section(readers: dict[str, Any], mode: str) -> str:
     """Strict reading against the SDAK authors' prefix rules, on the same replies: the metrics under
-    each, the verdict pairs per claim half, the authors' deciding rules and a few disagreements."""
+    each, the verdict pairs per claim half and the authors' deciding rules."""
     strict, reference = readers["strict"], readers["reference"]
     pairs = [[half, combo, n] for half, combos in readers["verdict_pairs"].items() for combo, n in combos.items()]
     rules = [[half, rule, n] for half, counts in readers["authors_rules"].items() for rule, n in counts.items()]
@@ -206,11 +198,8 @@ def readers_section(readers: dict[str, Any], mode: str) -> str:
         "",
         md_table(["claims", "rule", "replies"], rules),
     ]
-    if readers["examples"]:
-        parts += ["", "Replies read differently (beginning of the raw reply):", "",
-                  md_table(["claims", "reply", "strict", "authors' rules"],
-                           [[e["half"], _shown(e["reply"]), e["strict"] + (f" ({e['strict_reason']})" if e["strict_reason"] else ""),
-                             f"{e['reference']} ({e['rule']})"] for e in readers["examples"]])]
+    parts += ["", f"Every reply read differently is listed, with its claim and why, in `{readers['disagreements_file']}` "
+              "(kept out of this report: it pairs replies with their claim half)."]
     return "\n".join(parts)
 
 

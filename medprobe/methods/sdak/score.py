@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,8 +58,9 @@ REVIEW_COLUMNS = ("reason_supports_factual_verdict", "reason_supports_counterfac
 
 HALVES = {"factual": "factual claims", "counterfactual": "counterfactual claims"}
 VERDICT_WORDS = {True: "correct", False: "incorrect", None: "none"}
-#: disagreeing replies the report quotes
-EXAMPLES = 6
+#: every reply the two readings read differently, with its claim: it pairs replies with their claim half
+#: (the gold), so like the AccR sheet it is a file of the run directory, not part of summary.json or report.md
+DISAGREEMENTS_FILE = "reader_disagreements.jsonl"
 
 
 @dataclass(frozen=True)
@@ -145,30 +147,39 @@ def _by_run_means(found: list[Outcome], pick: str) -> dict[str, float | None]:
     return {"ifr": mean_sd([ifr(run) or 0.0 for run in runs])[0], "fact_acc": mean_sd([fact_acc(run) or 0.0 for run in runs])[0]}
 
 
+def _halves(found: list[Outcome]) -> Iterator[tuple[Outcome, str, str, str | None, Reading, AuthorsReading]]:
+    """Every reply: its outcome, claim half, claim, raw text, strict reading and the authors' reading."""
+    for o in found:
+        for half, claim, raw, strict, authors in zip(HALVES.values(), o.claims, o.raw, o.strict, o.authors, strict=True):
+            yield o, half, claim, raw, strict, authors
+
+
 def compare_readers(found: list[Outcome], reference: bool) -> dict[str, Any]:
     """The strict reader against the authors' rules on the same replies: IFR and FactAcc under each,
-    per claim half how often each pair of verdicts occurred and which of the authors' rules decided,
-    and a few replies on which they disagree (with the strict reader's reason when it read none)."""
+    and per claim half how often each pair of verdicts occurred and which of the authors' rules decided."""
     scored, other = ("reference", "strict") if reference else ("strict", "reference")
     pairs: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
     rules: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
-    examples = []
-    disagreements = 0
-    for o in found:
-        for half, raw, strict, authors in zip(HALVES.values(), o.raw, o.strict, o.authors, strict=True):
-            pairs[half][f"{_word(strict.value)} / {_word(authors.value)}"] += 1
-            rules[half][authors.rule] += 1
-            if strict.value != authors.value:
-                disagreements += 1
-                if len(examples) < EXAMPLES:
-                    examples.append({"half": half, "reply": raw, "strict": _word(strict.value), "strict_reason": strict.reason,
-                                     "reference": _word(authors.value), "rule": authors.rule})
+    for _, half, _, _, strict, authors in _halves(found):
+        pairs[half][f"{_word(strict.value)} / {_word(authors.value)}"] += 1
+        rules[half][authors.rule] += 1
     return {
         scored: _by_run_means(found, "verdicts"), other: _by_run_means(found, "other"),
         "verdict_pairs": {half: dict(c.most_common()) for half, c in pairs.items()},
         "authors_rules": {half: dict(c.most_common()) for half, c in rules.items()},
-        "disagreements": disagreements, "examples": examples,
+        "disagreements": sum(strict.value != authors.value for *_, strict, authors in _halves(found)),
+        "disagreements_file": DISAGREEMENTS_FILE,
     }
+
+
+def disagreements(found: list[Outcome]) -> list[dict[str, Any]]:
+    """The replies the strict reader and the authors' rules read differently, with why (the strict
+    reader's reason when it read none; the authors' deciding rule)."""
+    return [
+        {"item": o.item, "run": o.run, "half": half, "claim": claim, "reply": raw, "strict": _word(strict.value),
+         "strict_rule": strict.rule, "strict_reason": strict.reason, "reference": _word(authors.value), "reference_rule": authors.rule}
+        for o, half, claim, raw, strict, authors in _halves(found) if strict.value != authors.value
+    ]
 
 
 def _spread(values: list[float]) -> dict[str, Any]:
@@ -259,5 +270,6 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
             notes.append("the authors' rules read Chinese verdicts only: English replies get no verdict in this mode")
     if metrics["runs"] < 2:
         notes.append("one run only: no standard deviation (the paper reports mean ± sd over 3 runs)")
-    return ScoreResult(items, metrics, notes, extra_files={ACCR_FILE: sheet, RADAR_FILE: chart}, reading=reading)
+    extra: dict[str, list[dict[str, Any]] | str] = {ACCR_FILE: sheet, RADAR_FILE: chart, DISAGREEMENTS_FILE: disagreements(found)}
+    return ScoreResult(items, metrics, notes, extra_files=extra, reading=reading)
 
