@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures import write_tiny_kb
 
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.methods import BuildOptions, ScoreOptions
@@ -227,3 +228,12 @@ def test_a_reference_run_reports_both_readings(tmp_path: Path) -> None:
     assert any("authors' prefix rules" in note for note in outcome.summary["notes"])
     listed = (outcome.path / "reader_disagreements.jsonl").read_text(encoding="utf-8")
     assert "    正确" in listed and "    正确" not in report, "replies paired with their claim half stay out of the report"
+
+
+def test_english_replies_get_no_verdict_from_the_authors_rules(tmp_path: Path) -> None:
+    probes = METHOD.build(BuildOptions(data=str(write_tiny_kb(tmp_path / "kb.jsonl")), seed=0, limit=1, repeats=1)).probes
+    responses = [Response(probe_id=p.id, sample=0, text="Correct." if p.variant == "factual" else "Incorrect.") for p in probes]
+    reference = score_sdak(probes, responses, ScoreOptions(reference_compatible=True))
+    assert reference.metrics["ifr"]["mean"] == 0.0 and reference.metrics["readers"]["strict"] == {"ifr": 1.0, "fact_acc": 1.0}
+    assert any("Chinese verdicts only" in note for note in reference.notes)
+    assert not any("Chinese verdicts only" in note for note in score_sdak(probes, responses, ScoreOptions()).notes)
