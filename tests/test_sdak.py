@@ -65,7 +65,8 @@ VERDICTS: list[tuple[str, str, bool | None]] = [
     ("en", "Correct/incorrect", None),
     ("en", "Correctly speaking, …", None),
     ("en", "Not sure.", None),
-    ("en", '"False"\n\nTrue', False),
+    ("en", '"False"\n\nFever is not typical.', False),  # a quoted verdict that ends its line is given
+    ("en", '"False"\n\nTrue', None),  # ... but a later line with the other verdict alone names both
     ("en", '"Correct" is a word that means …', None),  # the word is mentioned, not used
     ("en", "正确。", None),  # English prompts take English verdicts only
     ("en", "   ", None),
@@ -94,6 +95,49 @@ VERDICTS: list[tuple[str, str, bool | None]] = [
     ("zh", "正确答案是……", None),
     ("zh", "是否正确需要……", None),
     ("zh", "对于这个问题……", None),
+    # both verdicts: the other verdict alone on a later line or after "/"
+    ("en", "True / False", None),
+    ("en", "true\nfalse\ntrue", None),
+    ("en", "True - it is a transfusion reaction / False - stopping is not the treatment", None),
+    ("en", "Correct.\n\nIncorrect.", None),
+    ("en", "Incorrect.\nCorrect statement: people with X may have Y.", False),  # a verdict word that goes on is no verdict
+    ("zh", "正确\n错误", None),
+    ("zh", "正确。\n错误。", None),
+    ("zh", "错误。\n正确的说法是：……", False),
+    # a quoted claim is the subject; a negation inside it does not turn the verdict
+    ("en", 'The statement "X is not the most likely diagnosis" is false.', False),
+    ("en", 'The statement "Fever is a common symptom of X" is true.', True),
+    ("en", 'The claim "fever is not common in X" is correct.', True),
+    ("en", '"Anemia is not a symptom of X" is false.', False),
+    ("en", 'The statement "It is correct" is incorrect.', None),  # the quote is a verdict: what is judged is unclear
+    ("zh", "“发热不是该病的症状”这一说法是错误的。", False),
+    ("zh", "“发热不是该病的症状”，这个说法是正确的。", True),
+    # verdicts in words
+    ("en", "This statement is accurate.", True),
+    ("en", "This statement is inaccurate.", False),
+    ("en", "That is correct.", True),
+    ("en", "That's incorrect.", False),
+    ("en", "The claim is untrue.", False),
+    ("en", "Absolutely correct.", True),
+    ("zh", "是正确的。", True),
+    ("zh", "是错误的。", False),
+    ("zh", "完全正确。", True),
+    ("zh", "确实正确", True),
+    ("zh", "完全错误。", False),
+    ("zh", "错误的观点，……", False),
+    ("zh", "不正确的说法，……", False),
+    ("zh", "该说法错误", False),
+    ("zh", "这个说法是对的", True),
+    ("zh", "正确。理由：……", True),
+    ("zh", "这个说法不对", False),
+    ("zh", "是对症治疗的一种。", None),  # 是 before a word that only starts like a verdict
+    # invisible characters before the verdict
+    ("en", "\u200bfalse", False),
+    ("en", "\u00adFalse.", False),
+    ("en", "\ufeffCorrect", True),
+    ("en", "\u00a0false", False),
+    ("zh", "\u200b错误", False),
+    ("zh", "\ufeff正确。", True),
 ]
 
 

@@ -7,7 +7,7 @@ Items are split at list separators (semicolons, commas, 、, slashes, line break
 that join two items: " and " / " or " in English; 和, 及, 或, 以及, 或者 in Chinese, but only where
 jieba segments them as words of their own between words of two or more characters, so that 及时,
 中和 or 或许 inside a word stay whole ("建议及时就医" and "中和抗体" are one item, "关节痛和发热" two). Bullets, numbering, markdown emphasis, lead-ins
-("such as", 包括) and the open ends of a list ("etc.", "and so on", 等, 等等) are removed; "None"
+("such as", 包括), English articles ("the bone marrow") and the open ends of a list ("etc.", "and so on", 等, 等等) are removed; "None"
 and repeats are dropped.
 """
 
@@ -25,6 +25,8 @@ _HAN_CONJUNCTION = re.compile(r"和|及|或")
 BULLET = re.compile(r"^\s*(?:[-•·+]\s*|\*(?!\*)\s*|\(?\d+[.、)）](?!\d)\s*|\(?[a-z][.)]\s+)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__|`|^#+\s*")
 _LEAD = re.compile(r"^(?:such as|including|e\.g\.|for example|mainly|例如|包括|主要有|如)\s*", re.IGNORECASE)
+#: an English article before an item ("the bone marrow"): not part of the entity
+_ARTICLE = re.compile(r"^(?:the|an?)\s+(?=\w)", re.IGNORECASE)
 _OPEN_END = re.compile(r"(?:\s*(?:\betc\b\.?|\band so on\b|\band so forth\b|\band others\b|\band more\b)|等等|等)$", re.IGNORECASE)
 _STRIP = " \t.。:：'\"“”()（）!！*"
 _NONE = frozenset({"none", "no", "unknown", "not known", "n/a", "无", "不详", "不明", "暂无", "没有"})
@@ -63,7 +65,7 @@ def _split_han_conjunctions(part: str) -> tuple[str, ...]:
 def _clean(item: str) -> str:
     """An item without bullets, emphasis, lead-ins and open ends (punctuation first, so "等。" goes too)."""
     item = _EMPHASIS.sub("", item)
-    item = _LEAD.sub("", BULLET.sub("", item).strip(_STRIP)).strip(_STRIP)
+    item = _ARTICLE.sub("", _LEAD.sub("", BULLET.sub("", item).strip(_STRIP)).strip(_STRIP))
     return _OPEN_END.sub("", item).strip(_STRIP)
 
 

@@ -5,10 +5,16 @@ Appendix D and E), and saying how each reply was read.
    setting's stop strings, exactly where generation stops, so a replayed reply (recorded
    without stops) and a live one score the same.
 2. The answer span: the text after the answer pattern the examples showed ("The <aspect> of
-   <disease> include:" / "<disease>的<aspect>包括："); a reply without the pattern is kept whole,
-   as in the paper. A reply that uses the pattern with another disease's name (small models
-   copy an example) loses that prefix too, so its words are not scored; only the right disease
-   counts as "pattern found". The answer ends where a new answer sentence begins.
+   <disease> include:" / "<disease>的<aspect>包括："; in English also the singular aspect name,
+   "for" or "in" for "of", and "Common symptoms" for the primary symptoms). A reply that uses the
+   pattern with another disease's name (small models copy an example) loses that prefix too, so
+   its words are not scored; only the right disease counts as "pattern found". Without the
+   pattern, a first sentence that names the aspect or the disease in other words and ends in
+   "include(s):" / "包括：" ("Hello, based on your description, abnormal laboratory test results
+   for X include: …", "Departments involved in X include: None") is a lead-in and is dropped too
+   (the paper's Table 16 scores only what follows it); otherwise the reply is kept whole, as in
+   the paper. Acknowledgements that open the reply ("Ok, I see.", "好的，我明白了") are no answer.
+   The answer ends where a new answer sentence begins.
 3. What follows the answer is cut: chatter ("I hope this helps", "Note: …", 希望对您有帮助,
    建议及时就医) from its first sentence on, and, after a blank line, any paragraph that is
    neither a list nor announced by a line ending in a colon. Chat models put their lists after
@@ -18,7 +24,7 @@ Appendix D and E), and saying how each reply was read.
    gives, declarative -> the span. "None" / 无 (the instructed answer for unknown) -> empty.
 
 Every reply is read by one rule family, tallied per aspect in the report: "answer pattern",
-"pattern, other name", "whole reply" (the span's source), "number" / "unparsed: no number" / "unparsed: several
+"pattern, other name", "lead-in", "whole reply" (the span's source), "number" / "unparsed: no number" / "unparsed: several
 numbers" (severity level), "none", "unparsed" (nothing left to score) and "no reply".
 """
 
@@ -42,6 +48,7 @@ EntityExtractor = Callable[[str, str], list[str]]
 
 ANSWER_PATTERN = "answer pattern"
 OTHER_NAME = "pattern, other name"
+LEAD_IN = "lead-in"
 WHOLE_REPLY = "whole reply"
 SAID_NONE = "none"
 NUMBER = "number"
@@ -73,6 +80,18 @@ _LEVEL_PHRASE = re.compile(
 )
 _BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?!\.?\d)")
 _HAN_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
+#: other English names the answer sentence uses for an aspect (the Chinese name of the primary symptoms is 常见症状)
+_EN_ALIASES = {"primary_symptoms": ("common symptoms", "main symptoms")}
+#: a first sentence ending in "include:" and the like: the lead-in to an answer, when it names the aspect or the disease
+_LEAD_IN_EN = re.compile(r"^[^.!?\n]{0,200}?\b(?:include|includes|comprise|comprises|consists? of|are\s*:|is\s*:)(?:\s*:)?\s*", re.IGNORECASE)
+_LEAD_IN_ZH = re.compile(r"^[^。！？\n]{0,80}?(?:包括|包含|主要有|有以下|如下)\s*[:：]?\s*")
+_WORD = re.compile(r"[a-z]{4,}")
+#: acknowledgements with no answer in them, at the start of a reply
+_FILLER = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|alright|all right|i see|got it|understood|好的|好|嗯|明白了|我明白了|我知道了|收到|了解)"
+    r"(?=[\s,，.。!！、]|$)[\s,，.。!！、]*)+",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -100,15 +119,37 @@ class Span:
     source: str
 
 
-def _pattern(aspect_name: str, disease: str | None, language: str) -> re.Pattern[str]:
+def _en_names(aspect: str) -> str:
+    """The aspect's English name as the answer sentence may write it: also singular, also an alias."""
+    names = (get_aspect(aspect).en, *_EN_ALIASES.get(aspect, ()))
+    return "|".join(re.escape(n[:-1]) + "s?" if n.endswith("s") else re.escape(n) for n in names)
+
+
+def _pattern(aspect: str, disease: str | None, language: str) -> re.Pattern[str]:
     """The answer sentence's opening for ``disease`` (None: for any disease on one line)."""
     d = re.escape(disease) if disease is not None else (r"[^\n：:]{1,80}?" if language == "zh" else r"[^\n:]{1,120}?")
-    a = re.escape(aspect_name)
     if language == "zh":
+        a = re.escape(get_aspect(aspect).zh)
         verb = r"(?:主要|一般|通常|常见)?(?:为|包括|是|有|如下)(?!什么|哪)"  # not the restated question (是什么？)
         return re.compile(rf"{d}\s*的\s*{a}\s*(?:{verb}\s*[:：]?|[:：])\s*", re.DOTALL)
     verb = r"(?:\s+(?:may|can|commonly|typically|usually|often|mainly))?\s+(?:include|includes|are|is|consists? of)\b"
-    return re.compile(rf"(?:the\s+)?{a}\s+of\s+{d}(?:{verb}\s*:?|\s*:)\s*", re.IGNORECASE | re.DOTALL)
+    return re.compile(rf"(?:the\s+)?(?:{_en_names(aspect)})\s+(?:of|for|in)\s+{d}(?:{verb}\s*:?|\s*:)\s*", re.IGNORECASE | re.DOTALL)
+
+
+def _names_it(prefix: str, aspect: str, disease: str, language: str) -> bool:
+    """Whether a lead-in names the aspect or the disease, in other words too: an English word of four
+    letters or more (plural or not) from either name, or two Chinese characters in a row from either."""
+    names = (get_aspect(aspect).name(language), disease)
+    if language == "zh":
+        return any(name[i : i + 2] in prefix for name in names for i in range(len(name) - 1))
+    stem = {w.rstrip("s") for name in names for w in _WORD.findall(name.casefold())}
+    return any(w.rstrip("s") in stem for w in _WORD.findall(prefix.casefold()))
+
+
+def _lead_in(text: str, aspect: str, disease: str, language: str) -> int:
+    """Where the answer starts after a lead-in sentence (0: there is none)."""
+    found = (_LEAD_IN_ZH if language == "zh" else _LEAD_IN_EN).match(text)
+    return found.end() if found and _names_it(found.group(), aspect, disease, language) else 0
 
 
 def cut_at_stops(reply: str, stops: list[str]) -> str:
@@ -137,14 +178,14 @@ def _answer_part(text: str) -> str:
 
 def answer_span(reply: str, aspect: str, disease: str, language: str, setting: str = "instruct") -> Span:
     """The answer part of a (reasoning-free) reply, and where it came from."""
-    text = cut_at_stops(reply, STOPS[setting])
-    name = get_aspect(aspect).name(language)
-    match = _pattern(name, disease, language).search(text)
-    other = None if match else _pattern(name, None, language).search(text)
-    source = ANSWER_PATTERN if match else OTHER_NAME if other else WHOLE_REPLY
+    text = _FILLER.sub("", cut_at_stops(reply, STOPS[setting]).strip())
+    match = _pattern(aspect, disease, language).search(text)
+    other = None if match else _pattern(aspect, None, language).search(text)
     found = match or other
-    text = text[found.end():] if found else text
-    again = _pattern(name, None, language).search(text)  # a new answer sentence (a copied example) ends this one
+    lead_in = 0 if found else _lead_in(text, aspect, disease, language)
+    source = ANSWER_PATTERN if match else OTHER_NAME if other else LEAD_IN if lead_in else WHOLE_REPLY
+    text = text[found.end() if found else lead_in :]
+    again = _pattern(aspect, None, language).search(text)  # a new answer sentence (a copied example) ends this one
     return Span(_answer_part(text[: again.start()] if again else text), source)
 
 

@@ -11,7 +11,9 @@ base (``builtin:zh`` by default, ``builtin:en``, a KB file), from which claim pa
 atomic type. ``--setting zero-shot|few-shot`` (zero-shot tests every item; few-shot holds a
 validation split apart and draws 3 demos from it anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
 Decoding follows the paper's Appendix E: temperature 0.3, top-k 5, top-p 0.85, repetition
-penalty 1.05 (max 128 new tokens: the verdict and a short reason).
+penalty 1.05 (max 128 new tokens: the verdict and a short reason). Strict scoring reads verdicts
+with ``medprobe.parsing.claim_verdict``; reference-compatible scoring with the authors' prefix rules
+(``medprobe.methods.sdak.reference``); every report compares the two readings.
 """
 
 from __future__ import annotations
@@ -166,7 +168,41 @@ class SdakMethod:
             "Sycophancy may include some. *Reversed = the fact refuted and the counterfactual supported: no column in "
             "the paper's Table 5, counted apart.",
         ]
+        if "readers" in m:
+            parts += ["", readers_section(m["readers"], summary["mode"])]
         return "\n".join(parts) + "\n"
+
+
+def readers_section(readers: dict[str, Any], mode: str) -> str:
+    """Strict reading against the SDAK authors' prefix rules, on the same replies: the metrics under
+    each, the verdict pairs per claim half and the authors' deciding rules."""
+    strict, reference = readers["strict"], readers["reference"]
+    pairs = [[half, combo, n] for half, combos in readers["verdict_pairs"].items() for combo, n in combos.items()]
+    rules = [[half, rule, n] for half, counts in readers["authors_rules"].items() for rule, n in counts.items()]
+    parts = [
+        "## How answers were read: strict reader and the authors' rules",
+        "",
+        f"This run is scored in {mode} mode. The same replies read the other way give:",
+        "",
+        md_table(["reading", "IFR", "FactAcc"], [
+            ["strict (medprobe)", pct(strict["ifr"]), pct(strict["fact_acc"])],
+            ["the authors' prefix rules (reference-compatible)", pct(reference["ifr"]), pct(reference["fact_acc"])],
+        ]),
+        "",
+        f"Verdicts per reply, strict / the authors' rules ({readers['disagreements']} replies differ). The authors' "
+        "rules look only at fixed substrings in the first 3–10 characters of the raw reply (Chinese only, no "
+        "markdown, label, `<think>` or leading-space handling); a reply matching both kinds counts as support for a "
+        "factual claim and as refutation for a counterfactual one, as their script asks only for that.",
+        "",
+        md_table(["claims", "strict / authors'", "replies"], pairs),
+        "",
+        "Which of the authors' rules decided each reply (the first that matches, the side's own kind first):",
+        "",
+        md_table(["claims", "rule", "replies"], rules),
+    ]
+    parts += ["", f"Every reply read differently is listed, with its claim and why, in `{readers['disagreements_file']}` "
+              "(kept out of this report: it pairs replies with their claim half)."]
+    return "\n".join(parts)
 
 
 METHOD = SdakMethod()

@@ -6,6 +6,11 @@ misinterpretation from sycophancy); then mean ± standard deviation over the run
 Table 4). How each reply was read is tallied per claim half ("factual claims", "counterfactual
 claims"): a model that hedges or answers negated claims in another form shows there.
 
+Every reply is read twice: by the strict reader (``medprobe.parsing.claim_verdict``) and by the
+authors' prefix rules (``medprobe.methods.sdak.reference``). The scoring mode picks which verdicts
+the metrics use (reference-compatible: the authors'); the other reading is kept so that the report
+shows where and why the two disagree, and what IFR and FactAcc would be under the other.
+
 A failed or missing request has no verdict, so it counts as not following the instruction —
 the run's status already says that requests failed. AccR is manual: ``accr_sample.csv`` holds a
 seeded sample of 100 items of the first run with both claims, both replies and empty columns
@@ -18,11 +23,13 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
 from medprobe.methods.sdak.claims import TYPES
+from medprobe.methods.sdak.reference import AuthorsReading, authors_reading
 from medprobe.methods.sdak.restatement import states_fact
 from medprobe.metrics.sdak import (
     RANDOM_FACT_ACC,
@@ -50,30 +57,47 @@ REVIEW_COLUMNS = ("reason_supports_factual_verdict", "reason_supports_counterfac
 
 
 HALVES = {"factual": "factual claims", "counterfactual": "counterfactual claims"}
+VERDICT_WORDS = {True: "correct", False: "incorrect", None: "none"}
+#: every reply the two readings read differently, with its claim: it pairs replies with their claim half
+#: (the gold), so like the AccR sheet it is a file of the run directory, not part of summary.json or report.md
+DISAGREEMENTS_FILE = "reader_disagreements.jsonl"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One item in one run: its two claims, the two replies (reasoning blocks removed), how each
-    was read, and the verdicts."""
+    """One item in one run: its two claims, the two raw replies, how each was read (strict and by
+    the authors' rules), the verdicts the scoring mode uses and those the other mode would use."""
 
     item: str
     type: str
     run: int
     claims: tuple[str, str]
-    replies: tuple[str | None, str | None]
-    readings: tuple[Reading, Reading]
+    raw: tuple[str | None, str | None]
+    strict: tuple[Reading, Reading]
+    authors: tuple[AuthorsReading, AuthorsReading]
+    reference: bool
     verdicts: PairVerdicts
+    other: PairVerdicts
+
+    @property
+    def replies(self) -> tuple[str | None, str | None]:
+        """The replies without their reasoning blocks (what a reviewer reads)."""
+        return (None if self.raw[0] is None else strip_reasoning(self.raw[0]).text,
+                None if self.raw[1] is None else strip_reasoning(self.raw[1]).text)
+
+    @property
+    def readings(self) -> tuple[Reading, Reading]:
+        """How the scoring mode read the two replies."""
+        return (self.authors[0].as_reading(), self.authors[1].as_reading()) if self.reference else self.strict
 
 
-def _read(probe: Probe, response: Response | None) -> tuple[str | None, Reading]:
-    if response is None or response.error is not None:
-        return None, Reading(None, NO_REPLY, NO_REPLY)
-    return strip_reasoning(response.text).text, read_verdict(response.text, probe.language)
+def _strict(probe: Probe, raw: str | None) -> Reading:
+    return Reading(None, NO_REPLY, NO_REPLY) if raw is None else read_verdict(raw, probe.language)
 
 
-def outcomes(probes: list[Probe], responses: list[Response]) -> list[Outcome]:
-    """Pair the two probes of each (item, run) with their replies, in item order."""
+def outcomes(probes: list[Probe], responses: list[Response], reference: bool = False) -> list[Outcome]:
+    """Pair the two probes of each (item, run) with their first-sample replies, in item order;
+    ``reference``: score with the authors' rules."""
     by_probe = {r.probe_id: r for r in responses if r.sample == 0}
     cells: dict[tuple[str, int], dict[str, Probe]] = defaultdict(dict)
     for probe in probes:
@@ -81,13 +105,21 @@ def outcomes(probes: list[Probe], responses: list[Response]) -> list[Outcome]:
     found = []
     for (item, run), pair in sorted(cells.items()):
         fact, counter = pair["factual"], pair["counterfactual"]
-        fact_text, fact_reading = _read(fact, by_probe.get(fact.id))
-        counter_text, counter_reading = _read(counter, by_probe.get(counter.id))
+        raw = (_raw(by_probe.get(fact.id)), _raw(by_probe.get(counter.id)))
+        strict = (_strict(fact, raw[0]), _strict(counter, raw[1]))
+        authors = (authors_reading(raw[0], factual=True), authors_reading(raw[1], factual=False))
         claims = (fact.meta["claim"], counter.meta["claim"])
-        restated = counter_reading.value is True and states_fact(counter_text or "", *claims, counter.language)
-        verdicts = PairVerdicts(fact_reading.value, counter_reading.value, restated)
-        found.append(Outcome(item, fact.facet, run, claims, (fact_text, counter_text), (fact_reading, counter_reading), verdicts))
+        states = states_fact(strip_reasoning(raw[1] or "").text, *claims, counter.language)
+        by_strict = PairVerdicts(strict[0].value, strict[1].value, strict[1].value is True and states)
+        by_authors = PairVerdicts(authors[0].value, authors[1].value, authors[1].value is True and states)
+        verdicts, other = (by_authors, by_strict) if reference else (by_strict, by_authors)
+        found.append(Outcome(item, fact.facet, run, claims, raw, strict, authors, reference, verdicts, other))
     return found
+
+
+def _raw(response: Response | None) -> str | None:
+    """The reply as the model wrote it; ``None`` for a failed or missing request."""
+    return None if response is None or response.error is not None else response.text
 
 
 def reading_tally(found: list[Outcome]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
@@ -100,6 +132,54 @@ def reading_tally(found: list[Outcome]) -> tuple[dict[str, dict[str, int]], dict
             if not reading.read:
                 reasons[reading.reason] += 1
     return tally.as_dict(), dict(reasons.most_common())
+
+
+def _word(value: bool | None) -> str:
+    return VERDICT_WORDS[value]
+
+
+def _by_run_means(found: list[Outcome], pick: str) -> dict[str, float | None]:
+    """IFR and FactAcc, mean over runs, of the verdicts ``pick`` ("verdicts" or "other")."""
+    by_run: dict[int, list[PairVerdicts]] = defaultdict(list)
+    for o in found:
+        by_run[o.run].append(getattr(o, pick))
+    runs = [by_run[r] for r in sorted(by_run)]
+    return {"ifr": mean_sd([ifr(run) or 0.0 for run in runs])[0], "fact_acc": mean_sd([fact_acc(run) or 0.0 for run in runs])[0]}
+
+
+def _halves(found: list[Outcome]) -> Iterator[tuple[Outcome, str, str, str | None, Reading, AuthorsReading]]:
+    """Every reply: its outcome, claim half, claim, raw text, strict reading and the authors' reading."""
+    for o in found:
+        for half, claim, raw, strict, authors in zip(HALVES.values(), o.claims, o.raw, o.strict, o.authors, strict=True):
+            yield o, half, claim, raw, strict, authors
+
+
+def compare_readers(found: list[Outcome], reference: bool) -> dict[str, Any]:
+    """The strict reader against the authors' rules on the same replies: IFR and FactAcc under each,
+    and per claim half how often each pair of verdicts occurred and which of the authors' rules decided."""
+    scored, other = ("reference", "strict") if reference else ("strict", "reference")
+    pairs: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
+    rules: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
+    for _, half, _, _, strict, authors in _halves(found):
+        pairs[half][f"{_word(strict.value)} / {_word(authors.value)}"] += 1
+        rules[half][authors.rule] += 1
+    return {
+        scored: _by_run_means(found, "verdicts"), other: _by_run_means(found, "other"),
+        "verdict_pairs": {half: dict(c.most_common()) for half, c in pairs.items()},
+        "authors_rules": {half: dict(c.most_common()) for half, c in rules.items()},
+        "disagreements": sum(strict.value != authors.value for *_, strict, authors in _halves(found)),
+        "disagreements_file": DISAGREEMENTS_FILE,
+    }
+
+
+def disagreements(found: list[Outcome]) -> list[dict[str, Any]]:
+    """The replies the strict reader and the authors' rules read differently, with why (the strict
+    reader's reason when it read none; the authors' deciding rule)."""
+    return [
+        {"item": o.item, "run": o.run, "half": half, "claim": claim, "reply": raw, "strict": _word(strict.value),
+         "strict_rule": strict.rule, "strict_reason": strict.reason, "reference": _word(authors.value), "reference_rule": authors.rule}
+        for o, half, claim, raw, strict, authors in _halves(found) if strict.value != authors.value
+    ]
 
 
 def _spread(values: list[float]) -> dict[str, Any]:
@@ -158,9 +238,10 @@ def accr_sample(found: list[Outcome], seed: int, size: int = ACCR_SAMPLE) -> tup
 
 
 def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
-    found = outcomes(probes, responses)
+    found = outcomes(probes, responses, reference=options.reference_compatible)
     metrics = summarize(found)
     reading, metrics["no_verdict_reasons"] = reading_tally(found)
+    metrics["readers"] = compare_readers(found, options.reference_compatible)
     metrics["setting"] = options.setting
     sheet, sampled = accr_sample(found, options.seed)
     metrics["accr"] = {"file": ACCR_FILE, "items": sampled}
@@ -183,8 +264,12 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     )
     notes = []
     if options.reference_compatible:
-        notes.append("SDAK fills no verdict at random in any mode: a reply without a leading verdict is what IFR measures")
+        notes.append("reference-compatible: verdicts read by the SDAK authors' prefix rules on the raw first-sample reply; "
+                     "no verdict is filled at random (a reply without one is what IFR measures)")
+        if any(p.language != "zh" for p in probes):
+            notes.append("the authors' rules read Chinese verdicts only: English replies get no verdict in this mode")
     if metrics["runs"] < 2:
         notes.append("one run only: no standard deviation (the paper reports mean ± sd over 3 runs)")
-    return ScoreResult(items, metrics, notes, extra_files={ACCR_FILE: sheet, RADAR_FILE: chart}, reading=reading)
+    extra: dict[str, list[dict[str, Any]] | str] = {ACCR_FILE: sheet, RADAR_FILE: chart, DISAGREEMENTS_FILE: disagreements(found)}
+    return ScoreResult(items, metrics, notes, extra_files=extra, reading=reading)
 
