@@ -86,8 +86,9 @@ def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
             negated = previous_kind == "neg" or bool(_NEGATION.search(part))
             claim = Claim(_PARENTHESIS.sub(" ", part).strip(), hedged, negated, group)
             found.append(claim)
-            found += [Claim(inner.strip(), hedged or bool(_POSSIBILITY.search(inner)), negated, next(groups))
-                      for inner in _PARENTHESIS.findall(part) if inner.strip()]
+            for inner in _PARENTHESIS.findall(part):  # alternatives inside stay alternatives: "(ALL or AML)"
+                offset = next(groups) * 1000
+                found += [Claim(c.text, c.hedged or hedged, c.negated or negated, offset + c.group) for c in claims(inner, keep)]
             if previous_kind == "join" and previous is not None:
                 found.append(Claim(f"{previous.text} {joint} {claim.text}", previous.hedged or hedged, previous.negated or negated, group))
             previous = claim

@@ -292,21 +292,37 @@ def _relate(golds: list[str], others: list[str], text: str) -> Relation | None:
                 found.append(("abbreviation", f"abbreviation:{token}"))
     for name in golds:
         found += _by_mesh(name, text)
-    return _best(found) if found else None
+    if not found:
+        return None
+    kind, detail = _best(found)
+    return ("abbreviation", detail) if kind == "synonym" and re.fullmatch(r"[A-Z][A-Z0-9-]{1,7}", text.strip()) else (kind, detail)
+
+
+#: organ adjectives read as their organ, so that "aortic coarctation" is "coarctation of the aorta"
+_ORGANS = {
+    "aortic": "aorta", "pancreatic": "pancreas", "renal": "kidney", "hepatic": "liver", "pulmonary": "lung",
+    "cardiac": "heart", "gastric": "stomach", "cerebral": "brain", "ovarian": "ovary", "uterine": "uterus",
+    "testicular": "testis", "cutaneous": "skin", "colonic": "colon", "esophageal": "esophagus",
+    "thyroidal": "thyroid", "vesical": "bladder", "splenic": "spleen", "prostatic": "prostate",
+}
+
+
+def _organ_words(text: str) -> list[str]:
+    return [_ORGANS.get(word, word) for word in words(text)]
 
 
 def _by_words(name: str, text: str) -> Kind | None:
     """Whether the claim writes the name (match), the name and more (specific form, unless MeSH
     calls the longer name another disease: "pulmonary hypertension" is no hypertension) or part of
     it (broader)."""
-    wanted, written = words(name), words(text)
+    wanted, written = _organ_words(name), _organ_words(text)
     if not wanted or not written:
         return None
     core = {w for w in wanted if w not in _GENERIC} or set(wanted)
     present = set(written)
     if core <= present and present & _GENERIC <= set(wanted) and _pairs_kept(wanted, written):
         extras = present - set(wanted)
-        longer = _longest_mesh_span(written, core)
+        longer = _longest_mesh_span(words(text), written, core)
         if longer is not None and mesh.key(longer) != mesh.key(name):
             relation = mesh.relation(longer, name)
             if relation == "different":
@@ -315,7 +331,8 @@ def _by_words(name: str, text: str) -> Kind | None:
                 return "specific form"
         return "match" if extras <= _QUALIFIERS else "specific form"
     content = present - _QUALIFIERS - _GENERIC
-    return "broader" if content and content < set(wanted) else None
+    extras = present - set(wanted) - _GENERIC  # "acute stress disorder" is no part of posttraumatic stress disorder
+    return "broader" if content and not extras and content < set(wanted) else None
 
 
 def _pairs_kept(wanted: list[str], written: list[str]) -> bool:
@@ -331,13 +348,14 @@ def _pairs_kept(wanted: list[str], written: list[str]) -> bool:
     return True
 
 
-def _longest_mesh_span(written: list[str], core: set[str]) -> str | None:
-    """The longest run of the claim's words that MeSH knows and that holds all of ``core``."""
+def _longest_mesh_span(original: list[str], written: list[str], core: set[str]) -> str | None:
+    """The longest run of the claim's words that MeSH knows and that holds all of ``core``
+    (``written`` is ``original`` with organ adjectives read as organs; MeSH is asked as written)."""
     for length in range(len(written), len(core) - 1, -1):
         for start in range(len(written) - length + 1):
-            span = written[start:start + length]
-            if core <= set(span) and mesh.lookup(" ".join(span)) is not None:
-                return " ".join(span)
+            span = " ".join(original[start:start + length])
+            if core <= set(written[start:start + length]) and mesh.lookup(span) is not None:
+                return span
     return None
 
 

@@ -154,6 +154,12 @@ COMMON_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("listeriosis", "listeria infection"),
     ("irritable bowel syndrome", "spastic colon"),
     ("mitral valve prolapse", "barlow syndrome"),
+    ("melanoma", "malignant melanoma"),
+    # abbreviations that are not a name's initials
+    ("diabetic ketoacidosis", "dka"),
+    ("tuberculosis", "tb"),
+    ("st elevation myocardial infarction", "stemi"),
+    ("non st elevation myocardial infarction", "nstemi"),
 )
 
 _STOPWORDS = frozenset({"of", "the"})  # not "a": hemophilia A is no hemophilia B

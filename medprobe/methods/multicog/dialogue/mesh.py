@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import bz2
 import pickle
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal
 
-from medprobe.methods.multicog.dialogue.disease_names import words
+from medprobe.methods.multicog.dialogue.disease_names import fold, words
 
 Relation = Literal["synonym", "specific form", "broader", "different"]
 
@@ -70,22 +71,35 @@ def relation(answer: str, gold: str) -> Relation | None:
     gold_name, answer_name = lookup(gold), lookup(answer)
     if gold_name is None or answer_name is None or not gold_name.heading:
         return None
-    if answer_name.descriptor == gold_name.descriptor:
-        return "synonym"
-    if _below(answer_name.trees, gold_name.trees) and _is_form(answer_name.descriptor, gold):
+    if answer_name.descriptor == gold_name.descriptor:  # "hemophilia" is an entry term of Hemophilia A
+        return "broader" if set(words(answer)) < set(words(gold)) else "synonym"
+    if _below(answer_name.trees, gold_name.trees) and _is_form(answer_name.descriptor, gold, answer):
         return "specific form"
     if answer_name.heading and _below(gold_name.trees, answer_name.trees):
         return "broader"
     return "different"
 
 
-def _is_form(descriptor: str, gold: str) -> bool:
-    core = {word for word in words(gold) if word not in ("disease", "syndrome", "disorder")}
-    return descriptor not in NOT_FORMS and core <= set(words(_headings()[descriptor]))
+def _is_form(descriptor: str, gold: str, answer: str) -> bool:
+    """A kind of X is still an X: the answer or its heading keeps the gold's head noun ("ulcer" of
+    "peptic ulcer" in "Duodenal Ulcer", "lymphoma" in "Hodgkin lymphoma" filed as Hodgkin Disease)."""
+    return descriptor not in NOT_FORMS and head_noun(gold) in {*words(_headings()[descriptor]), *words(answer)}
+
+
+def head_noun(name: str) -> str:
+    """The word a disease name is about: the last one before any "of" ("carcinoma" of "carcinoma
+    of the lung"), skipping "disease", "syndrome", "disorder" and parentheses."""
+    before_of = re.split(r"\bof\b", fold(name).lower(), maxsplit=1)[0]
+    named = [word for word in words(before_of) if word not in ("disease", "syndrome", "disorder")]
+    return named[-1] if named else ""
 
 
 def _below(trees: tuple[str, ...], ancestors: tuple[str, ...]) -> bool:
     return any(tree.startswith(f"{top}.") for tree in trees for top in ancestors)
+
+
+def _plain(name_key: str) -> str:
+    return " ".join(word for word in name_key.split() if word != "disease")
 
 
 @cache
@@ -95,16 +109,17 @@ def _headings() -> dict[str, str]:
 
 @cache
 def _index() -> dict[str, tuple[str, bool]]:
-    """Order-free name -> (descriptor, is-heading), leaving out names that two descriptors share."""
+    """Order-free name -> (descriptor, is-heading), leaving out names that two descriptors share.
+    A name is the heading also with or without "disease" ("Gastroesophageal Reflux")."""
     data = _dictionary()
-    headings = {key(item["name"]): canonical for canonical, item in data["disease_canonical_to_data"].items()}
+    headings = {_plain(key(item["name"])): canonical for canonical, item in data["disease_canonical_to_data"].items()}
     index: dict[str, tuple[str, bool]] = {}
     shared: set[str] = set()
     for variant, canonicals in data["disease_variant_to_canonical"].items():
         name = key(variant)
         if not name or len(canonicals) != 1 or canonicals[0] not in data["disease_canonical_to_data"]:
             continue
-        if index.setdefault(name, (canonicals[0], headings.get(name) == canonicals[0]))[0] != canonicals[0]:
+        if index.setdefault(name, (canonicals[0], headings.get(_plain(name)) == canonicals[0]))[0] != canonicals[0]:
             shared.add(name)
     return {name: entry for name, entry in index.items() if name not in shared}
 
