@@ -183,7 +183,8 @@ def match_diagnosis(label: str, diagnosis: str, case_synonyms: Iterable[str] = (
     return None
 
 
-Kind = Literal["match", "synonym", "specific form", "abbreviation", "hedged", "broader", "other", "none"]
+#: "judge" is given by the episode scorer to an "other" answer that the judge model accepted
+Kind = Literal["match", "synonym", "specific form", "abbreviation", "hedged", "broader", "other", "none", "judge"]
 KINDS: tuple[Kind, ...] = ("match", "synonym", "specific form", "abbreviation", "hedged", "broader", "other", "none")
 CORRECT_KINDS: tuple[Kind, ...] = ("match", "synonym", "abbreviation", "specific form")  # best first
 MODES = ("strict", "reference-compatible")

@@ -88,7 +88,6 @@ COMMON_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("polycystic ovary syndrome", "polycystic ovarian syndrome", "stein-leventhal syndrome"),
     ("hemophilia b", "christmas disease"),
     ("toxic epidermal necrolysis", "lyell syndrome"),
-    ("huntington disease", "huntington chorea"),
     ("parkinson disease", "paralysis agitans"),
     ("trisomy 21", "down syndrome"),
     ("trisomy 18", "edwards syndrome"),
