@@ -1,11 +1,12 @@
 """Grading the final diagnosis of the full-path dialogue: which answers name the gold disease.
 
-``tests/data/diagnosis_grading.jsonl`` holds 455 (gold, final answer, expected kind, expected
+``tests/data/diagnosis_grading.jsonl`` holds 534 (gold, final answer, expected kind, expected
 correctness) pairs that we wrote and labelled as a physician would grade them: golds from the
 AgentClinic case set and common diseases, answers written the ways models write them (other names,
 eponyms, lay names, abbreviations, forms, hedges, broader names, other diseases, no answer). The
-dialogue runs in English only, so the set is English. The pairs were written before the rules were
-tuned and keep the rows the rules still get wrong (a miss, and kinds read differently).
+dialogue runs in English only, so the set is English. The first 455 pairs were written before the
+rules and the rules then corrected on them; the last 79 were written afterwards and kept as the
+rules graded them (two misses). Rows the rules still get wrong stay in the set.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ class Claim:
     text: str
     hedged: bool
     negated: bool
-    group: int  # claims joined by "or", "vs", "/" share a group: they are alternatives to each other
+    group: tuple[int, ...]  # claims joined by "or", "vs", "/" share a group: alternatives to each other
 
 
 def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
@@ -84,13 +84,13 @@ def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
         if part:
             hedged = as_list or start > differential_from or bool(_POSSIBILITY.search(_hedge_scope(part)))
             negated = previous_kind == "neg" or bool(_NEGATION.search(part))
-            claim = Claim(_PARENTHESIS.sub(" ", part).strip(), hedged, negated, group)
+            claim = Claim(_PARENTHESIS.sub(" ", part).strip(), hedged, negated, (group,))
             found.append(claim)
             for inner in _PARENTHESIS.findall(part):  # alternatives inside stay alternatives: "(ALL or AML)"
-                offset = next(groups) * 1000
-                found += [Claim(c.text, c.hedged or hedged, c.negated or negated, offset + c.group) for c in claims(inner, keep)]
+                inside = next(groups)
+                found += [Claim(c.text, c.hedged or hedged, c.negated or negated, (inside, *c.group)) for c in claims(inner, keep)]
             if previous_kind == "join" and previous is not None:
-                found.append(Claim(f"{previous.text} {joint} {claim.text}", previous.hedged or hedged, previous.negated or negated, group))
+                found.append(Claim(f"{previous.text} {joint} {claim.text}", previous.hedged or hedged, previous.negated or negated, (group,)))
             previous = claim
         joint, previous_kind, start = text[sep_start:sep_end], kind, sep_end
         if kind != "alt":

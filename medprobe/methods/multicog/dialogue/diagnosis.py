@@ -254,8 +254,11 @@ def grade_diagnosis(
     return DiagnosisGrade(False, "broader", broader[0][1]) if broader else DiagnosisGrade(False, "other")
 
 
+_RANK: tuple[Kind, ...] = (*CORRECT_KINDS, "broader")
+
+
 def _best(relations: list[Relation]) -> Relation:
-    return min(relations, key=lambda r: KINDS.index(r[0]) if r[0] != "abbreviation" else 1.5)
+    return min(relations, key=lambda r: _RANK.index(r[0]))
 
 
 def _has_rival(claim: Claim, relations: list[tuple[Claim, Relation | None]]) -> bool:

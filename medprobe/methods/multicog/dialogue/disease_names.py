@@ -11,10 +11,12 @@ with a case's label beyond the reference's substring and alias rules.
   parenthesised abbreviation. Initials of a label of at least two words only, and upper case only,
   so "all" is never acute lymphoblastic leukemia and "AFL" is not atrial fibrillation.
 * **Synonyms**: the English names the Chinese medical knowledge graph (PyCMeKG, shipped with
-  medprobe) gives each disease ("Huntington chorea" = "Huntington disease"), and a few common
-  English synonyms of ours that no shipped ontology holds (hpo3's OMIM and Orphanet catalogues carry
-  one name per disease and no synonyms). Abbreviations among the graph's names are left out: short
-  capitals are ambiguous ("IVF", "ALL"); the initials rule reads abbreviations.
+  medprobe) gives each disease ("Huntington chorea" = "Huntington disease"), and our table of lay
+  names, eponyms and renamed entities ("kidney infection", "Lou Gehrig disease", "somatization
+  disorder") that no shipped ontology links both ways (hpo3's HPO terms, OMIM and Orphanet diseases
+  carry one name each and no synonyms; MeSH, in :mod:`~medprobe.methods.multicog.dialogue.mesh`,
+  vouches only for the entry terms of a heading). Abbreviations among the graph's names are left out:
+  short capitals are ambiguous ("IVF", "ALL"); the initials rule reads abbreviations.
 """
 
 from __future__ import annotations
