@@ -80,6 +80,8 @@ def test_reference_mode_credits_the_hedges_that_name_the_gold() -> None:
         ("Myasthenia gravis", "Most likely myasthenia gravis", "match"),
         ("Pyelonephritis", "Pyelonephritis, likely due to E. coli", "match"),  # the hedge is on the cause
         ("Seborrheic keratosis", "Seborrheic keratosis; rule out melanoma", "match"),
+        ("Pyelonephritis", "Based on the findings, the patient most likely has acute pyelonephritis. Other "
+                           "considerations include nephrolithiasis.", "match"),
     ],
 )
 def test_the_disease_under_another_name_or_form_is_correct(gold: str, answer: str, kind: str) -> None:
@@ -98,6 +100,8 @@ def test_the_disease_under_another_name_or_form_is_correct(gold: str, answer: st
         ("Nephrolithiasis", "1. Pyelonephritis\n2. Nephrolithiasis"),
         ("Nephrolithiasis", "Pyelonephritis; differential includes nephrolithiasis"),
         ("Multiple sclerosis", "Multiple sclerosis?"),
+        ("Nephrolithiasis", "Based on the findings, the patient most likely has acute pyelonephritis. Other "
+                            "considerations include nephrolithiasis."),
     ],
 )
 def test_a_hedge_is_wrong_in_strict_mode_and_right_in_reference_mode(gold: str, answer: str) -> None:
@@ -119,6 +123,9 @@ def test_a_hedge_is_wrong_in_strict_mode_and_right_in_reference_mode(gold: str, 
         ("Myasthenia gravis", "Lambert-Eaton myasthenic syndrome", "other"),  # likewise under Myasthenia Gravis
         ("Granulomatosis with polyangiitis", "Eosinophilic granulomatosis with polyangiitis", "other"),
         ("Appendicitis", "Not appendicitis; mesenteric adenitis", "other"),
+        ("Appendicitis", "The presentation is not consistent with appendicitis; this is mesenteric adenitis", "other"),
+        ("Pulmonary embolism", "Pulmonary embolism is unlikely; pneumonia", "other"),
+        ("Tuberculosis", "Negative for tuberculosis; sarcoidosis", "other"),
     ],
 )
 def test_broader_and_other_diseases_are_wrong(gold: str, answer: str, kind: str) -> None:

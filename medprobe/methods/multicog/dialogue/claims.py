@@ -7,7 +7,8 @@ two). A claim is **hedged** when the text does not commit to it: it is one of al
 …"), or the text is a numbered or bulleted list of two or more items (a differential). "Most likely X"
 names one diagnosis and commits to it; a possibility word before a cause ("likely due to E. coli")
 hedges the cause, not the disease. A claim is **negated** when the text denies it ("not X",
-"X ruled out", "rather than X", "without X").
+"X ruled out", "rather than X", "without X", "not consistent with X"): a negation word ends the
+claim before it and negates the one after it.
 
 What a parenthesis holds is a claim of its own, never an alternative to the claim it follows
 ("Roseola (exanthema subitum)", "Pyelonephritis (E. coli)"); a parenthesis that holds only a hedge
@@ -51,7 +52,7 @@ _NEGATION = re.compile(
 _ALTERNATIVE = r"\band/or\b|\bor\b|\bvs\b\.?|\bversus\b|/"
 _JOINING = r"\bdue to\b|\bsecondary to\b|\bcaused by\b|\binduced by\b|\brelated to\b|\bwith\b|\bfrom\b"
 _PLAIN = r"[,;:\n]|\bbut\b|(?<=\w{3})\.(?:\s+|$)|\band\b|\bcomplicated by\b|\bin the setting of\b|\bassociated with\b"
-_NEGATING = r"\bwithout\b|\brather than\b|\binstead of\b|\bbut not\b"
+_NEGATING = r"\bwithout\b|\brather than\b|\binstead of\b|\bbut not\b|\bnot\b|\bno\b|\bnegative for\b"
 _SEPARATOR = re.compile(rf"(?P<neg>{_NEGATING})|(?P<alt>{_ALTERNATIVE})|(?P<join>{_JOINING})|(?P<plain>{_PLAIN})", re.IGNORECASE)
 
 
@@ -82,8 +83,9 @@ def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
     for sep_start, sep_end, kind in [*_separators(text, keep), (len(text), len(text), "end")]:
         part = text[start:sep_start].strip(" .\t-")
         if part:
-            hedged = as_list or start > differential_from or bool(_POSSIBILITY.search(_hedge_scope(part)))
-            negated = previous_kind == "neg" or bool(_NEGATION.search(part))
+            hedged = as_list or start >= differential_from or bool(_POSSIBILITY.search(_hedge_scope(part)))
+            carried = previous_kind == "join" and previous is not None and previous.negated  # "not consistent with X"
+            negated = previous_kind == "neg" or carried or bool(_NEGATION.search(part))
             claim = Claim(_PARENTHESIS.sub(" ", part).strip(), hedged, negated, (group,))
             found.append(claim)
             for inner in _PARENTHESIS.findall(part):  # alternatives inside stay alternatives: "(ALL or AML)"

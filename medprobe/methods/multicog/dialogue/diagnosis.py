@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Literal
 
 from medprobe.methods.multicog.dialogue import mesh
@@ -198,6 +199,9 @@ _QUALIFIERS = frozenset({
     "acute", "chronic", "subacute", "severe", "mild", "moderate", "bilateral", "unilateral", "left", "right", "sided",
     "early", "late", "recurrent", "uncomplicated", "complicated", "active", "onset", "new", "episode", "flare",
     "exacerbation", "due", "to", "secondary", "caused", "by", "induced", "related", "with", "from", "a", "an",
+    # the sentence around a diagnosis: "based on the findings the patient has acute pyelonephritis"
+    "based", "on", "findings", "patient", "has", "have", "is", "this", "diagnosis", "final", "clinical", "presentation",
+    "picture", "consistent", "suffering", "likely",
 })
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi"})
 _NO_DIAGNOSIS = re.compile(
@@ -271,8 +275,8 @@ def _has_rival(claim: Claim, relations: list[tuple[Claim, Relation | None]]) -> 
 
 
 def _has_alternatives(found: list[Claim]) -> bool:
-    groups = [c.group for c in found]
-    return len(groups) != len(set(groups))
+    """Two claims are alternatives ("or", "vs", "/"); a joined claim is no alternative to its parts."""
+    return any(a.group == b.group and a.text not in b.text and b.text not in a.text for a, b in combinations(found, 2))
 
 
 def _relate(golds: list[str], others: list[str], text: str) -> Relation | None:
