@@ -80,6 +80,7 @@ def test_reference_mode_credits_the_hedges_that_name_the_gold() -> None:
         ("Myasthenia gravis", "Most likely myasthenia gravis", "match"),
         ("Pyelonephritis", "Pyelonephritis, likely due to E. coli", "match"),  # the hedge is on the cause
         ("Seborrheic keratosis", "Seborrheic keratosis; rule out melanoma", "match"),
+        ("Myocardial infarction", "STEMI", "specific form"),  # MeSH files ST elevation MI under it
         ("Pyelonephritis", "Based on the findings, the patient most likely has acute pyelonephritis. Other "
                            "considerations include nephrolithiasis.", "match"),
     ],
@@ -126,6 +127,8 @@ def test_a_hedge_is_wrong_in_strict_mode_and_right_in_reference_mode(gold: str, 
         ("Appendicitis", "The presentation is not consistent with appendicitis; this is mesenteric adenitis", "other"),
         ("Pulmonary embolism", "Pulmonary embolism is unlikely; pneumonia", "other"),
         ("Tuberculosis", "Negative for tuberculosis; sarcoidosis", "other"),
+        ("Stroke", "Stroke mimic", "other"),
+        ("Tuberculosis", "History of tuberculosis; now sarcoidosis", "other"),
     ],
 )
 def test_broader_and_other_diseases_are_wrong(gold: str, answer: str, kind: str) -> None:

@@ -203,6 +203,12 @@ _QUALIFIERS = frozenset({
     "based", "on", "findings", "patient", "has", "have", "is", "this", "diagnosis", "final", "clinical", "presentation",
     "picture", "consistent", "suffering", "likely",
 })
+#: words that make the gold's name mean something else than having the disease ("stroke mimic",
+#: "history of tuberculosis", "asthma-COPD overlap")
+_NOT_THE_DISEASE = frozenset({
+    "mimic", "mimics", "mimicking", "like", "pseudo", "history", "risk", "screening", "prophylaxis", "exposure",
+    "exposed", "contact", "carrier", "vaccination", "vaccine", "overlap", "fear", "phobia", "family",
+})
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi"})
 _NO_DIAGNOSIS = re.compile(
     r"(?:unknown|unclear|undetermined|uncertain|none|n/?a|not (?:sure|certain|determined|known)|"
@@ -281,6 +287,8 @@ def _has_alternatives(found: list[Claim]) -> bool:
 
 def _relate(golds: list[str], others: list[str], text: str) -> Relation | None:
     """The best relation of one claim to the gold: by name, synonym, abbreviation, then MeSH."""
+    if set(words(text)) & _NOT_THE_DISEASE:
+        return None
     found: list[Relation] = []
     for name in golds:
         if kind := _by_words(name, text):
@@ -298,8 +306,9 @@ def _relate(golds: list[str], others: list[str], text: str) -> Relation | None:
                 found.append(("synonym" if kind == "match" else kind, f"{source}:{other}"))
             elif token := abbreviated(other, text):
                 found.append(("abbreviation", f"abbreviation:{token}"))
-    for name in golds:
-        found += _by_mesh(name, text)
+    for name in golds:  # the claim, and its other names, placed in MeSH: "STEMI" is a form of myocardial infarction
+        for written in (text, *synonyms(text)):
+            found += [(kind if written == text else _as_synonym(kind), detail) for kind, detail in _by_mesh(name, written)]
     if not found:
         return None
     kind, detail = _best(found)
@@ -317,6 +326,11 @@ _ORGANS = {
 
 def _organ_words(text: str) -> list[str]:
     return [_ORGANS.get(word, word) for word in words(text)]
+
+
+def _as_synonym(kind: Kind) -> Kind:
+    """Through another name of the claim, MeSH's "synonym" no longer means the same letters."""
+    return "synonym" if kind == "abbreviation" else kind
 
 
 def _by_words(name: str, text: str) -> Kind | None:
@@ -339,7 +353,7 @@ def _by_words(name: str, text: str) -> Kind | None:
                 return "specific form"
         return "match" if extras <= _QUALIFIERS else "specific form"
     content = present - _QUALIFIERS - _GENERIC
-    extras = present - set(wanted) - _GENERIC  # "acute stress disorder" is no part of posttraumatic stress disorder
+    extras = present - set(wanted)  # "acute stress disorder" is no part of posttraumatic stress disorder
     return "broader" if content and not extras and content < set(wanted) else None
 
 
