@@ -206,8 +206,8 @@ _QUALIFIERS = frozenset({
 #: words that make the gold's name mean something else than having the disease ("stroke mimic",
 #: "history of tuberculosis", "asthma-COPD overlap")
 _NOT_THE_DISEASE = frozenset({
-    "mimic", "mimics", "mimicking", "like", "pseudo", "history", "risk", "screening", "prophylaxis", "exposure",
-    "exposed", "contact", "carrier", "vaccination", "vaccine", "overlap", "fear", "phobia", "family",
+    "mimic", "mimics", "mimicking", "like", "pseudo", "history", "risk", "screening", "prophylaxis",
+    "carrier", "vaccination", "vaccine", "overlap", "fear", "phobia", "family",
 })
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi"})
 _NO_DIAGNOSIS = re.compile(
