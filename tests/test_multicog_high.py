@@ -229,7 +229,21 @@ def test_judge_accepts_what_no_rule_matches(tmp_path: Path) -> None:
             serve_in_thread(MockOpenAI(reply=lambda body: "yes" if "pneumonia" in body["messages"][-1]["content"] else "no")) as judge:
         outcome = run(plan(tmp_path, f"openai:doc@{url}", repeats=1, limit=8, options={"judge": f"openai:j@{judge}"}))
     h = outcome.summary["metrics"]["high"]
-    assert h["match_rules"].get("judge") == 1 and h["macro_end_point"]["mean"] == pytest.approx(1 / 8)
+    assert h["diagnosis_kinds"].get("judge") == 1 and h["macro_end_point"]["mean"] == pytest.approx(1 / 8)
+
+
+def test_end_points_are_counted_by_kind_and_a_hedge_scores_only_in_reference_mode(tmp_path: Path) -> None:
+    with serve_in_thread(MockOpenAI(reply=doctor("community-acquired pneumonia vs pulmonary embolism"))) as url:
+        outcome = run(plan(tmp_path, f"openai:doc@{url}", repeats=1))
+    h = outcome.summary["metrics"]["high"]
+    assert h["grading"] == "strict" and h["diagnosis_kinds"] == {"hedged": 2, "other": 6} and h["macro_end_point"]["mean"] == 0.0
+    report = (outcome.path / "report.md").read_text()
+    assert "End points by kind (strict: a hedge" in report and "| hedged | 2 | no |" in report
+    lenient = rescore("multicog", outcome.path, "medprobe", BuildOptions(), out=tmp_path / "re", reference_compatible=True)
+    high = lenient.summary["metrics"]["high"]
+    assert high["grading"] == "reference-compatible" and high["macro_end_point"]["mean"] == pytest.approx(2 / 8)
+    transcripts = [json.loads(line) for line in (outcome.path / "transcripts.jsonl").open()]
+    assert {t["diagnosis_kind"] for t in transcripts} == {"hedged", "other"}
 
 
 def test_the_random_model_is_the_baseline_doctor(tmp_path: Path) -> None:
@@ -238,7 +252,7 @@ def test_the_random_model_is_the_baseline_doctor(tmp_path: Path) -> None:
     outcome = run(plan(tmp_path, "random", repeats=3))
     h = outcome.summary["metrics"]["high"]
     assert h["episodes"] == h["finished"] == 24 and h["rolled_back"] == 0 and outcome.summary["run"]["errors"] == 0
-    assert h["macro_end_point"]["mean"] == pytest.approx(2 / 24) and h["match_rules"] == {"no match": 22, "name": 2}
+    assert h["macro_end_point"]["mean"] == pytest.approx(2 / 24) and h["diagnosis_kinds"] == {"other": 22, "match": 2}
     assert h["exam_recall"]["mean"] == pytest.approx(0.416, abs=5e-4)
     assert h["macro_full_path"]["mean"] == pytest.approx(0.049, abs=5e-4)
     assert set(outcome.summary["reading"]["high: dialogue turns"]) == {"action line", "exam list", "diagnosis"}

@@ -28,6 +28,7 @@ from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
+from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
 from medprobe.methods.multicog.lowmid.kb import READ_AS
 from medprobe.models import make_backend
@@ -139,14 +140,13 @@ class MultiCogMethod:
             await self._judge(judge, talks, episodes, session)
 
     async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: Any) -> None:
-        """Ask the judge only about diagnoses that no name/synonym rule accepts."""
+        """Ask the judge only about diagnoses that no rule decides (kind "other")."""
         from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis
 
-        pending = []
-        for probe, episode in zip(probes, episodes, strict=True):
-            diagnosis = extract_diagnosis(episode.final_text)
-            if diagnosis and dialogue.rule_match(probe, diagnosis) is None:
-                pending.append(dialogue.judge_request(probe, diagnosis))
+        pending = [
+            dialogue.judge_request(probe, extract_diagnosis(episode.final_text))
+            for probe, episode in zip(probes, episodes, strict=True) if dialogue.wants_judge(probe, episode.final_text)
+        ]
         if pending:
             backend = make_backend(judge, seed=session.plan.build.seed)
             try:
@@ -166,7 +166,8 @@ class MultiCogMethod:
             notes += [f"{dataset}: no mid level, since {', '.join(block['mid_missing'])} has no items (it is the mean of SV, AE and MR)"
                       for dataset, block in lowmid.metrics["datasets"].items() if "mid_missing" in block]
         if talks:
-            high = dialogue.score_high(talks, responses, seed=options.seed)
+            mode = "reference-compatible" if options.reference_compatible else "strict"
+            high = dialogue.score_high(talks, responses, seed=options.seed, mode=mode)
             items += high.items
             metrics["high"] = high.metrics
             notes += high.notes
@@ -174,6 +175,21 @@ class MultiCogMethod:
             reading.update(high.reading)
         metrics["levels"] = self._levels(metrics)
         return ScoreResult(items, metrics, notes, extra, reading)
+
+    @staticmethod
+    def _kinds_note(high: dict[str, Any]) -> list[str]:
+        """The end points by kind, and how the mode treats hedges."""
+        kinds = high.get("diagnosis_kinds", {})
+        rows = [[kind, str(n), "yes" if kind in CORRECT_KINDS or kind == "judge" or (kind == "hedged" and high.get("grading") != "strict")
+                 else "no"] for kind, n in kinds.items()]
+        mode = ("strict: a hedge (alternatives, a possibility, a differential) is wrong" if high.get("grading") == "strict" else
+                "reference-compatible (MultiCogEval's rule): the gold name or an alias anywhere is right, hedged or not")
+        return ["", f"End points by kind ({mode}):", "", md_table(["kind", "episodes", "correct"], rows), "",
+                "match = the gold's name (any order, qualifiers); synonym = another name (case synonyms, reference aliases, MeSH, "
+                "PyCMeKG, our lay names and eponyms); abbreviation = initials or a listed abbreviation; specific form = a form of the "
+                "gold (MeSH places it under the gold, or the gold's name plus a specifying part); hedged = the gold only as an "
+                "alternative, a possibility or in a differential; broader = a wider category; other = anything else (the only kind a "
+                "judge model is asked about); none = no diagnosis; judge = accepted by the judge model.", ""]
 
     @staticmethod
     def _levels(metrics: dict[str, Any]) -> dict[str, Any]:
@@ -270,10 +286,7 @@ class MultiCogMethod:
                       "so it covers the sampling of cases as well as the run-to-run spread the paper reports.", "",
                       f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}. "
                       f"Invalid replies warned and rolled back: {h['rolled_back']}; chats summarized to fit the context: {h['summaries']}.",
-                      f"Diagnosis match rules used: {h['match_rules']} (name = the disease label occurs in the diagnosis; "
-                      "alias = the reference alias table; synonym = the case's accepted names; wording = the same words in another "
-                      "order or form; abbreviation = its initials or abbreviation; ontology = another name from the knowledge graph "
-                      "or our synonym table; judge = the judge model).",
+                      *self._kinds_note(h),
                       "Transcripts: transcripts.jsonl.", ""]
         return "\n".join(parts)
 

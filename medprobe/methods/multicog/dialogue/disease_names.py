@@ -11,28 +11,156 @@ with a case's label beyond the reference's substring and alias rules.
   parenthesised abbreviation. Initials of a label of at least two words only, and upper case only,
   so "all" is never acute lymphoblastic leukemia and "AFL" is not atrial fibrillation.
 * **Synonyms**: the English names the Chinese medical knowledge graph (PyCMeKG, shipped with
-  medprobe) gives each disease ("Huntington chorea" = "Huntington disease"), and a few common
-  English synonyms of ours that no shipped ontology holds (hpo3's OMIM and Orphanet catalogues carry
-  one name per disease and no synonyms). Abbreviations among the graph's names are left out: short
-  capitals are ambiguous ("IVF", "ALL"); the initials rule reads abbreviations.
+  medprobe) gives each disease ("Huntington chorea" = "Huntington disease"), and our table of lay
+  names, eponyms and renamed entities ("kidney infection", "Lou Gehrig disease", "somatization
+  disorder") that no shipped ontology links both ways (hpo3's HPO terms, OMIM and Orphanet diseases
+  carry one name each and no synonyms; MeSH, in :mod:`~medprobe.methods.multicog.dialogue.mesh`,
+  vouches only for the entry terms of a heading). Abbreviations among the graph's names are left out:
+  short capitals are ambiguous ("IVF", "ALL"); the initials rule reads abbreviations.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
-#: common English synonyms no shipped ontology holds (ours); each group names one disease
+#: names of one disease that no shipped ontology links both ways (ours): lay names, eponyms, renamed
+#: entities and MeSH entry terms that MeSH files under a broader heading (so that MeSH cannot vouch
+#: for them as synonyms). Each group is one disease; a name broader or narrower than the others stays out.
 COMMON_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("coccidioidomycosis", "valley fever", "san joaquin valley fever", "desert rheumatism"),
-    ("infectious mononucleosis", "glandular fever"),
+    ("infectious mononucleosis", "glandular fever", "mono", "kissing disease"),
     ("pertussis", "whooping cough"),
     ("varicella", "chickenpox", "chicken pox"),
-    ("erythema infectiosum", "fifth disease"),
+    ("erythema infectiosum", "fifth disease", "slapped cheek syndrome", "slapped cheek disease"),
     ("leprosy", "hansen disease"),
     ("kawasaki disease", "mucocutaneous lymph node syndrome"),
     ("measles", "rubeola"),
+    ("rubella", "german measles"),
+    ("roseola infantum", "roseola", "exanthema subitum", "sixth disease"),
+    ("pyelonephritis", "kidney infection", "renal infection"),
+    ("androgenetic alopecia", "androgenic alopecia", "female pattern hair loss", "male pattern hair loss",
+     "male pattern baldness", "female pattern baldness"),
+    ("adhesive capsulitis", "frozen shoulder"),
+    ("lateral epicondylitis", "tennis elbow"),
+    ("medial epicondylitis", "golfer elbow"),
+    ("prepatellar bursitis", "housemaid knee"),
+    ("pes anserine bursitis", "anserine bursitis", "pes anserinus bursitis"),
+    ("tetanus", "lockjaw"),
+    ("streptococcal pharyngitis", "strep throat"),
+    ("tinea pedis", "athlete foot"),
+    ("tinea cruris", "jock itch"),
+    ("tinea corporis", "ringworm"),
+    ("herpes labialis", "cold sore", "cold sores", "fever blister"),
+    ("oral candidiasis", "oral thrush"),
+    ("otitis externa", "swimmer ear"),
+    ("otitis media with effusion", "glue ear", "serous otitis media"),
+    ("amblyopia", "lazy eye"),
+    ("hordeolum", "stye"),
+    ("urticaria", "hives"),
+    ("nephrolithiasis", "kidney stones", "kidney stone", "renal calculi", "renal stones"),
+    ("cholelithiasis", "gallstones", "gallstone disease"),
+    ("pneumothorax", "collapsed lung"),
+    ("transient ischemic attack", "mini-stroke", "ministroke"),
+    ("stroke", "cerebrovascular accident", "brain attack"),
+    ("myocardial infarction", "heart attack"),
+    ("gastroesophageal reflux disease", "acid reflux disease"),
+    ("benign prostatic hyperplasia", "benign prostatic hypertrophy", "enlarged prostate"),
+    ("hypothyroidism", "underactive thyroid"),
+    ("hyperthyroidism", "overactive thyroid"),
+    ("viral gastroenteritis", "stomach flu"),
+    ("pressure ulcer", "bedsore", "decubitus ulcer", "pressure sore"),
+    ("osteogenesis imperfecta", "brittle bone disease"),
+    ("idiopathic intracranial hypertension", "pseudotumor cerebri", "benign intracranial hypertension"),
+    ("radial head subluxation", "nursemaid elbow", "pulled elbow"),
+    ("popliteal cyst", "baker cyst"),
+    ("intervertebral disc herniation", "disc herniation", "herniated disc", "slipped disc", "herniated nucleus pulposus"),
+    ("enterobiasis", "pinworm infection", "pinworm infestation"),
+    ("pediculosis pubis", "pubic lice", "crab lice"),
+    ("amyotrophic lateral sclerosis", "lou gehrig disease", "motor neurone disease"),
+    ("granulomatosis with polyangiitis", "wegener granulomatosis"),
+    ("eosinophilic granulomatosis with polyangiitis", "churg-strauss syndrome"),
+    ("iga vasculitis", "henoch-schonlein purpura", "anaphylactoid purpura"),
+    ("giant cell arteritis", "temporal arteritis", "horton disease"),
+    ("thromboangiitis obliterans", "buerger disease"),
+    ("reactive arthritis", "reiter syndrome"),
+    ("hereditary hemorrhagic telangiectasia", "osler-weber-rendu syndrome", "osler-weber-rendu disease"),
+    ("polycystic ovary syndrome", "polycystic ovarian syndrome", "stein-leventhal syndrome"),
+    ("hemophilia b", "christmas disease"),
+    ("toxic epidermal necrolysis", "lyell syndrome"),
+    ("parkinson disease", "paralysis agitans"),
+    ("trisomy 21", "down syndrome"),
+    ("trisomy 18", "edwards syndrome"),
+    ("trisomy 13", "patau syndrome"),
+    ("chronic lymphocytic thyroiditis", "hashimoto thyroiditis", "hashimoto disease"),
+    ("primary adrenal insufficiency", "addison disease"),
+    ("primary hyperaldosteronism", "primary aldosteronism", "conn syndrome"),
+    ("postpartum pituitary necrosis", "sheehan syndrome"),
+    ("congenital aganglionic megacolon", "hirschsprung disease"),
+    ("legg-calve-perthes disease", "perthes disease", "legg-perthes disease"),
+    ("de quervain tenosynovitis", "de quervain syndrome"),
+    ("subacute granulomatous thyroiditis", "de quervain thyroiditis", "subacute thyroiditis"),
+    ("painless thyroiditis", "silent thyroiditis"),
+    ("giant cell tumor of bone", "osteoclastoma"),
+    ("stevens-johnson syndrome", "steven-johnson syndrome"),
+    ("neonatal respiratory distress syndrome", "infant respiratory distress syndrome", "hyaline membrane disease",
+     "surfactant deficiency disorder"),
+    ("takotsubo cardiomyopathy", "broken heart syndrome", "stress cardiomyopathy", "apical ballooning syndrome"),
+    ("pancoast tumor", "superior sulcus tumor", "apical lung tumor"),
+    ("ductal carcinoma in situ", "intraductal carcinoma"),
+    ("squamous cell carcinoma in situ", "bowen disease"),
+    ("lambert-eaton myasthenic syndrome", "lambert-eaton syndrome"),
+    ("plummer-vinson syndrome", "paterson-kelly syndrome", "sideropenic dysphagia"),
+    ("mallory-weiss syndrome", "mallory-weiss tear"),
+    ("boerhaave syndrome", "spontaneous esophageal rupture"),
+    ("acute kidney injury", "acute renal failure"),
+    ("pseudocyesis", "false pregnancy", "phantom pregnancy"),
+    ("somatic symptom disorder", "somatization disorder"),
+    ("temporomandibular joint disorder", "temporomandibular joint dysfunction", "tmj disorder"),
+    ("physiologic jaundice of the newborn", "physiological neonatal jaundice", "neonatal physiologic jaundice"),
+    ("erythema toxicum neonatorum", "erythema toxicum"),
+    ("cimicosis", "bed bug bites", "bed bug bite", "bedbug bites"),
+    ("minimal change disease", "lipoid nephrosis", "nil disease"),
+    ("coal workers pneumoconiosis", "black lung disease"),
+    ("cutaneous larva migrans", "creeping eruption"),
+    ("clostridioides difficile colitis", "clostridium difficile colitis", "c. difficile colitis", "c. diff colitis",
+     "pseudomembranous colitis"),
+    ("ankylosing spondylitis", "bechterew disease"),
+    ("neurofibromatosis type 1", "von recklinghausen disease"),
+    ("multiple endocrine neoplasia type 1", "men1", "men 1", "wermer syndrome"),
+    ("congenital rubella syndrome", "congenital rubella infection"),
+    ("acute myeloid leukemia", "acute myelogenous leukemia", "acute myelocytic leukemia"),
+    ("atopic dermatitis", "atopic eczema"),
+    ("eczematous dermatitis", "eczema"),
+    ("posttraumatic stress disorder", "post-traumatic stress disorder"),
+    ("gastric peptic ulcer", "gastric ulcer", "stomach ulcer"),
+    ("vasovagal syncope", "neurocardiogenic syncope"),
+    ("cardiac contusion", "myocardial contusion", "blunt cardiac injury"),
+    ("complex partial seizure", "focal impaired awareness seizure", "focal seizure with impaired awareness"),
+    ("progressive multifocal leukoencephalopathy", "progressive multifocal encephalopathy"),
+    ("osteoarthritis", "degenerative joint disease"),
+    ("epidermoid cyst", "epidermal inclusion cyst", "epidermal cyst"),
+    ("phyllodes tumor", "cystosarcoma phyllodes"),
+    ("hemorrhoids", "piles"),
+    ("cytomegalovirus retinitis", "cmv retinitis"),
+    ("interstitial cystitis", "bladder pain syndrome", "painful bladder syndrome"),
+    ("fulminant hepatic failure", "fulminant liver failure", "acute liver failure"),
+    ("essential thrombocythemia", "essential thrombocytosis", "primary thrombocythemia"),
+    ("actinic keratosis", "solar keratosis"),
+    ("seborrheic keratosis", "seborrheic wart", "basal cell papilloma"),
+    ("thrombotic thrombocytopenic purpura", "moschcowitz syndrome"),
+    ("dermatofibroma", "benign fibrous histiocytoma"),
+    ("listeriosis", "listeria infection"),
+    ("irritable bowel syndrome", "spastic colon"),
+    ("mitral valve prolapse", "barlow syndrome"),
+    ("melanoma", "malignant melanoma"),
+    # abbreviations that are not a name's initials
+    ("diabetic ketoacidosis", "dka"),
+    ("tuberculosis", "tb"),
+    ("st elevation myocardial infarction", "stemi"),
+    ("non st elevation myocardial infarction", "nstemi"),
 )
 
 _STOPWORDS = frozenset({"of", "the"})  # not "a": hemophilia A is no hemophilia B
@@ -46,9 +174,14 @@ _POSSESSIVE = re.compile(r"['’`]s\b")
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words without possessives, parentheses, punctuation, "of" and "the"."""
-    text = _POSSESSIVE.sub("", _PARENTHESES.sub(" ", text.lower()))
+    """Lower-case words without accents, possessives, parentheses, punctuation, "of" and "the"."""
+    text = _POSSESSIVE.sub("", _PARENTHESES.sub(" ", fold(text).lower()))
     return [word for word in re.split(r"[^a-z0-9]+", text) if word and word not in _STOPWORDS]
+
+
+def fold(text: str) -> str:
+    """The text without accents ("Schönlein" -> "Schonlein", "Calvé" -> "Calve")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def diagnoses(text: str) -> list[str]:

@@ -4,7 +4,8 @@ Each (case, run) is one probe whose ``meta`` holds the whole case and the episod
 that scoring can replay the dialogue from the recorded responses alone (no transcript needed,
 and ``medprobe score --format medprobe`` works on it). Metrics per run (REFERENCE_METHODS §5.4):
 exam recall per type and its macro over types, end-point accuracy (right diagnosis) and
-full-path accuracy (right diagnosis × exam recall), each as a macro average over diseases;
+full-path accuracy (right diagnosis × exam recall), each as a macro average over diseases,
+the diagnosis graded by :func:`grade_diagnosis` and its kinds counted;
 then mean ± SE over runs (the paper's error bar) and, beside it, the SE of a seeded bootstrap over
 diseases and their cases (``se_cases``: case sampling and run noise together), which the report
 shows as the error bar. Every model turn's reading family is tallied for "How answers were read".
@@ -21,7 +22,12 @@ from typing import Any
 from medprobe.engine.runner import ProgressBar
 from medprobe.methods.multicog.dialogue.agent import MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case, load_cases
-from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis, match_diagnosis
+from medprobe.methods.multicog.dialogue.diagnosis import (
+    KINDS,
+    DiagnosisGrade,
+    extract_diagnosis,
+    grade_diagnosis,
+)
 from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases, complete_index, over_runs, run_scores
 from medprobe.parsing.reading import ReadingTally
 from medprobe.records import (
@@ -137,11 +143,17 @@ def judge_id(probe: Probe) -> str:
     return f"{probe.id}/judge"
 
 
-def rule_match(probe: Probe, diagnosis: str) -> str | None:
+def grade(probe: Probe, final_text: str, mode: str = "strict") -> DiagnosisGrade:
+    """The episode's end point: the final text graded against the case's disease label and
+    diagnosis, with the case's accepted synonyms."""
     gold = probe.gold
-    if not diagnosis:
-        return None
-    return match_diagnosis(gold["disease"], diagnosis, [gold["diagnosis"], *gold["synonyms"]])
+    return grade_diagnosis((gold["disease"], gold["diagnosis"]), final_text, mode, also=gold["synonyms"])
+
+
+def wants_judge(probe: Probe, final_text: str) -> bool:
+    """The judge decides only what no rule decides: a diagnosis of kind "other" in strict mode (a
+    hedge, a broader name and no diagnosis are decided, and wrong)."""
+    return grade(probe, final_text).kind == "other"
 
 
 def replay(probe: Probe, by_id: dict[str, Response], seed: int) -> Episode:
@@ -164,37 +176,41 @@ class HighScore:
     reading: dict[str, dict[str, int]]
 
 
-def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> HighScore:
+def score_high(probes: list[Probe], responses: list[Response], *, seed: int, mode: str = "strict") -> HighScore:
+    """Replay and score every episode; ``mode`` is how final diagnoses are graded ("strict" or
+    "reference-compatible", see :func:`grade_diagnosis`)."""
     by_id = {r.request_id: r for r in responses}
     per_run: dict[int, list[CaseOutcome]] = {}
-    items, transcripts, rules = [], [], {}
+    items, transcripts = [], []
+    kinds = dict.fromkeys(KINDS, 0)
     tally = ReadingTally()
     for probe in probes:
         episode = replay(probe, by_id, seed)
         for family in episode.readings:
             tally.add(READING_TASK, family)
         diagnosis = extract_diagnosis(episode.final_text)
-        rule = rule_match(probe, diagnosis)
-        verdict = by_id.get(request_id(judge_id(probe), 0))
-        if rule is None and verdict is not None and verdict.error is None and verdict.text.strip().lower().startswith("yes"):
-            rule = "judge"
+        verdict = grade(probe, episode.final_text, mode)
+        judged = by_id.get(request_id(judge_id(probe), 0))
+        if verdict.kind == "other" and judged is not None and judged.error is None and judged.text.strip().lower().startswith("yes"):
+            verdict = DiagnosisGrade(True, "judge")
         case = episode.case
         recalls = {
             kind: (len(set(episode.requested.get(kind, [])) & {e.id for e in case.exams_of(kind)}) / len(case.exams_of(kind)))
             if case.exams_of(kind) else None
             for kind in EXAM_TYPES
         }
-        outcome = CaseOutcome(case.id, case.disease, rule is not None, recalls)
+        outcome = CaseOutcome(case.id, case.disease, verdict.correct, recalls)
         per_run.setdefault(probe.meta["run"], []).append(outcome)
-        rules[rule or "no match"] = rules.get(rule or "no match", 0) + 1
+        kinds[verdict.kind] = kinds.get(verdict.kind, 0) + 1
+        graded = {"diagnosis_kind": verdict.kind, "diagnosis_rule": verdict.detail}
         items.append(
             ItemScore(
-                knowledge_point=probe.knowledge_point, facet="full-path", score=float(rule is not None) * complete_index(recalls),
-                correct=[rule is not None], parsed=[diagnosis],
-                meta={"run": probe.meta["run"], "status": episode.status, "reason": episode.reason, "match_rule": rule, "recalls": recalls},
+                knowledge_point=probe.knowledge_point, facet="full-path", score=float(verdict.correct) * complete_index(recalls),
+                correct=[verdict.correct], parsed=[diagnosis],
+                meta={"run": probe.meta["run"], "status": episode.status, "reason": episode.reason, **graded, "recalls": recalls},
             )
         )
-        transcripts.append({**episode.summary(), "diagnosis": diagnosis, "match_rule": rule, "gold": probe.gold})
+        transcripts.append({**episode.summary(), "diagnosis": diagnosis, **graded, "gold": probe.gold})
     runs = [run_scores(outcomes) for _, outcomes in sorted(per_run.items())]
     metrics: dict[str, Any] = over_runs(runs) if runs else {}
     for key, se in bootstrap_over_cases(per_run, seed=seed).items():
@@ -202,7 +218,8 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int) -> 
     metrics["episodes"] = len(probes)
     metrics["finished"] = sum(1 for t in transcripts if t["status"] == "done")
     metrics["stopped"] = {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}}
-    metrics["match_rules"] = rules
+    metrics["grading"] = mode
+    metrics["diagnosis_kinds"] = {kind: n for kind, n in kinds.items() if n}
     metrics["rolled_back"] = sum(t["rolled_back"] for t in transcripts)
     metrics["summaries"] = sum(t["summaries"] for t in transcripts)
     notes = []
