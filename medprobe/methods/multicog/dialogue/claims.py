@@ -4,7 +4,8 @@ A diagnosis text is cut into *claims*, one disease each ("Sepsis secondary to py
 two). A claim is **hedged** when the text does not commit to it: it is one of alternatives
 ("Hemophilia A or B", "X vs Y", "X/Y"), carries a possibility word ("possible", "likely",
 "suspected", "suspicious for", "rule out", "?"), comes after a differential marker ("Differential:
-…"), or the text is a numbered or bulleted list of two or more items (a differential). "Most likely X"
+…"), or the text is a numbered or bulleted list of two or more items, or a comma/semicolon list of three or
+more (a differential). "Most likely X"
 names one diagnosis and commits to it; a possibility word before a cause ("likely due to E. coli")
 hedges the cause, not the disease. A claim is **negated** when the text denies it ("not X",
 "X ruled out", "rather than X", "without X", "not consistent with X"): a negation word ends the
@@ -42,6 +43,8 @@ _DIFFERENTIAL = re.compile(
 _FIRST_ITEM = re.compile(r"(?:^|\n)\s*\(?1[.)]\s+\S")
 _SECOND_ITEM = re.compile(r"(?:^|\s)\(?2[.)]\s+\S")
 _BULLET = re.compile(r"(?:^|\n)\s*[-•*]\s+\S")
+#: a top-level list of this many diseases is a differential, not a diagnosis (two may be comorbid: "Pneumonia, sepsis")
+SHOTGUN_ITEMS = 3
 _SHORTHAND = {r"\br/o\b": "rule out", r"\bw/o\b": "without", r"\bw/(?=\s)": "with ", r"\bs/p\b": "status post"}
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
 _NEGATION = re.compile(
@@ -76,11 +79,13 @@ def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
     text = _COMMITTED.sub(" ", _expand(fold(diagnosis)))
     marker = _DIFFERENTIAL.search(text)
     differential_from = marker.start() if marker else len(text)
-    as_list = bool(_FIRST_ITEM.search(text) and _SECOND_ITEM.search(text)) or len(_BULLET.findall(text)) >= 2
+    separators = _separators(text, keep)
+    as_list = (bool(_FIRST_ITEM.search(text) and _SECOND_ITEM.search(text)) or len(_BULLET.findall(text)) >= 2
+               or _listed(text, separators) >= SHOTGUN_ITEMS)
     groups = count()
     found: list[Claim] = []
     group, start, previous, previous_kind, joint = next(groups), 0, None, "plain", ""
-    for sep_start, sep_end, kind in [*_separators(text, keep), (len(text), len(text), "end")]:
+    for sep_start, sep_end, kind in [*separators, (len(text), len(text), "end")]:
         part = text[start:sep_start].strip(" .\t-")
         if part:
             hedged = as_list or start >= differential_from or bool(_POSSIBILITY.search(_hedge_scope(part)))
@@ -98,6 +103,12 @@ def claims(diagnosis: str, keep: Iterable[str] = ()) -> list[Claim]:
         if kind != "alt":
             group = next(groups)
     return found
+
+
+def _listed(text: str, separators: list[tuple[int, int, str]]) -> int:
+    """How many items a comma/semicolon/line list at the top level has: "Pneumonia, sepsis, UTI,
+    meningitis" names no one diagnosis however it is punctuated."""
+    return 1 + sum(1 for start, end, kind in separators if kind == "plain" and text[start:end].strip() in {",", ";", ""})
 
 
 def _expand(text: str) -> str:
