@@ -277,7 +277,7 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
         probe_set.info["extraction_judge"] = judge
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
-    backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
+    backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed, prompt_style=plan.prompt_style)
     with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory
         config = _config(plan, probe_set, probes.sha256, backend.identity(), backend.model_id)
         with RunLock(config.fingerprint, notice) as lock:
