@@ -27,7 +27,7 @@ LLAMA3_MARKERS = ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>")
 
 
 def write_gguf(path: Path, architecture: str, *, control: tuple[str, ...] = (), plain: tuple[str, ...] = (),
-               template: str | None = None) -> Path:
+               template: str | None = None, name: str | None = None) -> Path:
     """A GGUF with metadata and a small vocabulary but no weights: enough for the template choice,
     which reads no weights. ``control`` tokens are written as control tokens, ``plain`` as ordinary ones."""
     gguf = pytest.importorskip("gguf", reason="the gguf package (dev extra) writes the GGUF fixtures")
@@ -43,6 +43,8 @@ def write_gguf(path: Path, architecture: str, *, control: tuple[str, ...] = (), 
     writer.add_eos_token_id(2)
     if template is not None:
         writer.add_chat_template(template)
+    if name is not None:
+        writer.add_name(name)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -54,18 +56,18 @@ def invoke(*args: str | Path) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "1000", "NO_COLOR": "1"})
 
 
-def facts(architecture: str, markers: tuple[str, ...] = (), template: str | None = None) -> GgufFacts:
-    return GgufFacts(architecture=architecture, template=template, markers=frozenset(markers))
+def facts(architecture: str, markers: tuple[str, ...] = (), template: str | None = None, names: tuple[str, ...] = ("Instruct",)) -> GgufFacts:
+    return GgufFacts(architecture=architecture, template=template, markers=frozenset(markers), names=names)
 
 
 @pytest.mark.parametrize(
     ("gguf", "expected"),
     [
-        (facts("gemma3", GEMMA_MARKERS), "gemma"),
-        (facts("gemma2", GEMMA_MARKERS), "gemma"),
-        (facts("qwen2", CHATML_MARKERS), "chatml"),
-        (facts("qwen3moe", CHATML_MARKERS), "chatml"),
-        (facts("llama", LLAMA3_MARKERS), "llama-3"),
+        (facts("gemma3", GEMMA_MARKERS, names=("it", "Gemma 3 270m It")), "gemma"),
+        (facts("gemma2", GEMMA_MARKERS, names=("gemma-2-2b-it",)), "gemma"),
+        (facts("qwen2", CHATML_MARKERS, names=("Instruct", "Qwen2.5 0.5B Instruct")), "chatml"),
+        (facts("qwen3moe", CHATML_MARKERS, names=("Chat",)), "chatml"),
+        (facts("llama", LLAMA3_MARKERS, names=("Meta-Llama-3-8B-Instruct",)), "llama-3"),
     ],
 )
 def test_a_template_is_inferred_when_architecture_and_vocabulary_agree(gguf: GgufFacts, expected: str) -> None:
@@ -78,6 +80,9 @@ def test_a_template_is_inferred_when_architecture_and_vocabulary_agree(gguf: Ggu
     "gguf",
     [
         facts("gemma3"),  # the family, but none of its turn markers
+        facts("gemma3", GEMMA_MARKERS, names=("Gemma 3 270m",)),  # the family and its markers, but a base model by its name
+        facts("qwen2", CHATML_MARKERS, names=()),  # nothing says it was tuned
+        facts("gemma2", GEMMA_MARKERS, names=("gemma-2-2b-Italian",)),  # 'it' only inside a word
         facts("llama", CHATML_MARKERS),  # a Llama-architecture model with ChatML tokens (SmolLM2 without its template)
         facts("llama"),  # Llama 1/2 and their many fine-tunes: no telling which format
         facts("qwen2", GEMMA_MARKERS),
@@ -123,17 +128,25 @@ def test_gguf_metadata_and_control_tokens_are_read_without_weights(tmp_path: Pat
     long_template = "{# a template longer than the first read buffer #}" + "{{ messages }}" * 200
     # (llama.cpp itself makes end-of-turn-looking tokens such as <|im_end|> control tokens, so the plain ones are openers)
     path = write_gguf(tmp_path / "g.gguf", "gemma3", control=GEMMA_MARKERS, plain=("<|im_start|>", "<|start_header_id|>"),
-                      template=long_template)
+                      template=long_template, name="Gemma 3 270m It")
     read = read_facts(path)
-    assert read.architecture == "gemma3" and read.template == long_template
+    assert read.architecture == "gemma3" and read.template == long_template and read.names == ("Gemma 3 270m It",)
     assert read.markers == set(GEMMA_MARKERS), "markers spelled as ordinary tokens are no evidence"
     assert read_facts(write_gguf(tmp_path / "bare.gguf", "gemma3")).template is None
 
 
+def test_a_base_model_of_a_known_family_is_refused_with_its_familys_format_as_the_hint() -> None:
+    with pytest.raises(MedprobeError) as refused:
+        choose(facts("gemma3", GEMMA_MARKERS, names=("Gemma 3 270m",)), None, chat=True, model="gemma-3-270m.gguf")
+    text = " ".join(refused.value.render().split())
+    assert "gemma family" in text and "Gemma 3 270m" in text and "base model" in text and "e.g. gemma)" in text
+
+
 def test_the_backend_records_an_inferred_template_in_its_identity(tmp_path: Path) -> None:
-    path = write_gguf(tmp_path / "gemma.gguf", "gemma3", control=GEMMA_MARKERS)
+    path = write_gguf(tmp_path / "gemma.gguf", "gemma3", control=GEMMA_MARKERS, name="Gemma 3 270m It")
     identity = make_backend(f"llamacpp:{path}").identity()
-    assert identity["chat_template"].startswith("gemma (inferred: the GGUF has no template; architecture gemma3")
+    assert identity["chat_template"] == ("gemma (inferred: the GGUF has no template; architecture gemma3, "
+                                         "control tokens <start_of_turn> <end_of_turn>, tuned: 'it' in its name)")
     completion = make_backend(f"llamacpp:{path}", prompt_style="completion").identity()
     assert completion["chat_template"] == "none: plain-text prompts (--prompt-style completion)"
 
@@ -180,9 +193,9 @@ def chat_request(*messages: Message) -> Request:
 
 def test_the_embedded_model_uses_its_ggufs_template_or_the_named_format() -> None:
     question = Message(role="user", content="Is fever a symptom?")
-    _, used = ask(make_backend("llamacpp:default", {"n_ctx": "512"}), chat_request(question))
+    _, used = ask(make_backend("llamacpp:default", {"n_ctx": "512", "threads": "1"}), chat_request(question))
     assert used == "chat_template.default"
-    _, used = ask(make_backend("llamacpp:default", {"n_ctx": "512", "chat_format": "llama-3"}), chat_request(question))
+    _, used = ask(make_backend("llamacpp:default", {"n_ctx": "512", "threads": "1", "chat_format": "llama-3"}), chat_request(question))
     assert used == "llama-3"
 
 
@@ -193,14 +206,14 @@ def test_a_system_message_is_not_dropped_by_the_gemma_format() -> None:
     system = Message(role="system", content="You answer questions about medicine in one word.")
     lengths = []
     for messages in ([question], [system, question]):
-        response, used = ask(make_backend("llamacpp:default", {"n_ctx": "512", "chat_format": "gemma"}), chat_request(*messages))
+        response, used = ask(make_backend("llamacpp:default", {"n_ctx": "512", "threads": "1", "chat_format": "gemma"}), chat_request(*messages))
         assert used == "gemma" and response.error is None  # type: ignore[attr-defined]
         lengths.append(response.prompt_tokens)  # type: ignore[attr-defined]
     assert lengths[1] > lengths[0] + 5
 
 
 def test_a_plain_text_backend_refuses_chat_messages_rather_than_guess_a_template() -> None:
-    backend = make_backend("llamacpp:default", {"n_ctx": "512"}, prompt_style="completion")
+    backend = make_backend("llamacpp:default", {"n_ctx": "512", "threads": "1"}, prompt_style="completion")
     response = backend.complete_sync(chat_request(Message(role="user", content="hi")))  # type: ignore[attr-defined]
     assert response.error and "no chat template" in response.error
 

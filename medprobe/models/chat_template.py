@@ -9,8 +9,11 @@ here, in this order, and the run records which one it used:
    with the list);
 2. the GGUF's own template;
 3. a format inferred from the GGUF where the evidence leaves no doubt: the architecture names the
-   family, and the vocabulary holds that family's turn markers as single control tokens (Gemma;
-   Qwen's ChatML; Llama 3);
+   family, the vocabulary holds that family's turn markers as single control tokens (Gemma; Qwen's
+   ChatML; Llama 3), and the fine-tune or model name says it was tuned for chat ("it", "instruct",
+   "chat"). Base models hold the same markers but learnt no chat format: a template would be a guess
+   (a Gemma 3 270M GGUF with no template and no tuning in its name echoed the instruction in Gemma's
+   own format as it did in Llama 2's);
 4. otherwise the run stops before it starts, naming both ways on.
 
 Plain-text prompts (``--prompt-style completion``) go to the model as they are: no template applies.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +55,9 @@ FAMILIES = (
 #: own template puts the system text at the head of the first user turn, which the backend does too
 SYSTEMLESS = frozenset({"gemma"})
 
+#: words of a fine-tune or model name that say a model was tuned to follow chat turns
+TUNED_WORDS = frozenset({"it", "instruct", "chat"})
+
 
 @dataclass(frozen=True)
 class GgufFacts:
@@ -60,6 +67,8 @@ class GgufFacts:
     template: str | None
     #: the turn markers of FAMILIES that its vocabulary holds as single control tokens
     markers: frozenset[str]
+    #: its fine-tune and model names (general.finetune, general.name), those it states
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,15 @@ def infer(facts: GgufFacts) -> Family | None:
     return None
 
 
+def tuning_word(facts: GgufFacts) -> str | None:
+    """The word of the GGUF's fine-tune or model name that says it was tuned for chat, if any."""
+    for text in facts.names:
+        for word in re.split(r"[^0-9a-z]+", text.lower()):
+            if word in TUNED_WORDS:
+                return word
+    return None
+
+
 def choose(facts: GgufFacts, chat_format: str | None, *, chat: bool, model: str) -> ChatTemplate:
     """The template a run uses (see the module docstring for the order); ``chat`` is False for
     plain-text prompts. Raises MedprobeError when chat messages would go out in a guessed format."""
@@ -106,15 +124,21 @@ def choose(facts: GgufFacts, chat_format: str | None, *, chat: bool, model: str)
         return ChatTemplate(chat_format=chat_format, record=f"{chat_format} (-O chat_format)")
     if facts.template is not None:
         return ChatTemplate(chat_format=GGUF_TEMPLATE, record=f"from the GGUF (sha256 {template_digest(facts.template)})")
-    family = infer(facts)
-    if family is not None:
-        evidence = f"architecture {facts.architecture}, control tokens {' '.join(family.markers)}"
+    family, tuned = infer(facts), tuning_word(facts)
+    if family is not None and tuned is not None:
+        evidence = f"architecture {facts.architecture}, control tokens {' '.join(family.markers)}, tuned: '{tuned}' in its name"
         return ChatTemplate(chat_format=family.chat_format, record=f"{family.chat_format} (inferred: the GGUF has no template; {evidence})")
+    if family is None:
+        unsure = f"its architecture ({facts.architecture or 'not stated'}) and vocabulary do not say which chat format it was trained with"
+    else:
+        named = " / ".join(facts.names) or "none stated"
+        unsure = (f"although it is of the {family.chat_format} family (architecture {facts.architecture}), its fine-tune and name "
+                  f"({named}) do not say it was tuned for chat: a base model learnt no chat format")
     raise MedprobeError(
-        f"{model} has no chat template, and its architecture ({facts.architecture or 'not stated'}) and vocabulary do not say "
-        "which chat format it was trained with; llama-cpp-python would silently use Llama 2's [INST] format",
+        f"{model} has no chat template, and {unsure}; llama-cpp-python would silently use Llama 2's [INST] format",
         field="--model",
-        hint="name the format with -O chat_format=NAME (e.g. gemma, chatml, llama-3), or send plain text with --prompt-style completion",
+        hint=f"name the format with -O chat_format=NAME (e.g. {family.chat_format if family else 'gemma, chatml, llama-3'}), "
+        "or send plain text, as a base model reads it, with --prompt-style completion",
     )
 
 
@@ -150,6 +174,7 @@ def read_facts(path: Path) -> GgufFacts:
             architecture=_metadata(model, "general.architecture") or "",
             template=_metadata(model, "tokenizer.chat_template"),
             markers=frozenset(markers),
+            names=tuple(n for n in (_metadata(model, "general.finetune"), _metadata(model, "general.name")) if n),
         )
     finally:
         llama_cpp.llama_model_free(model)
