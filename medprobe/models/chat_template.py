@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,11 +159,12 @@ def read_facts(path: Path) -> GgufFacts:
     """Architecture, template and turn markers of a GGUF, from its metadata and vocabulary only (no
     weights are read, so this takes a fraction of a second even for a large model)."""
     import llama_cpp
+    from llama_cpp._utils import suppress_stdout_stderr
 
-    logging.getLogger("llama-cpp-python").setLevel(logging.ERROR)  # what Llama(verbose=False) sets: no load chatter
     params = llama_cpp.llama_model_default_params()
     params.vocab_only = True
-    model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
+    with suppress_stdout_stderr(disable=False):  # llama.cpp's loading chatter, silenced as Llama(verbose=False) silences it
+        model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
     if not model:
         raise MedprobeError(f"cannot load GGUF model {path}: llama.cpp cannot read it", field="--model")
     try:
