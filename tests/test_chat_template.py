@@ -241,3 +241,15 @@ def test_plain_text_runs_reach_the_backend_without_a_template(tmp_path: Path) ->
                     "--model", f"llamacpp:{path}", "--prompt-style", "completion", "--out", tmp_path / "runs", "-q")
     message = " ".join(result.output.split())
     assert result.exit_code == 2 and "cannot load GGUF model" in message and "chat template" not in message, message
+
+
+def test_a_run_for_me_report_says_the_endpoint_applied_its_own_template() -> None:
+    pytest.importorskip("sqlalchemy", reason="the platform extra is not installed")
+    from medprobe.platform.models import Benchmark, Submission
+    from medprobe.platform.scoring import ENDPOINT_TEMPLATE, run_config
+
+    benchmark = Benchmark(method="multifacet", data="builtin:en", seed=0, size=5, samples=1, generation={}, build_info={})
+    ran = run_config(benchmark, Submission(id=1, model_name="m", prompt_style="chat", source="endpoint:3"), "0" * 64, 10)
+    uploaded = run_config(benchmark, Submission(id=2, model_name="m", prompt_style="chat", source="upload"), "0" * 64, 10)
+    assert ran.model_identity["chat_template"] == ENDPOINT_TEMPLATE
+    assert "chat_template" not in uploaded.model_identity  # the participant's own prompts: nothing medprobe knows
