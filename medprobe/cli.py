@@ -132,7 +132,7 @@ def run(
     reference_compatible: Annotated[bool, typer.Option("--reference-compatible", help="fill unparsed answers at random like the published scripts")] = False,
     temperature: Annotated[float | None, typer.Option(min=0.0, help="override the method's temperature")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="override the method's max tokens")] = None,
-    option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
+    option: Annotated[list[str], typer.Option("-O", help="backend option key=value (n_ctx, threads, chat_format, concurrency, timeout, retries, key_env)")] = [],  # noqa: B006
     verified: Annotated[Path | None, typer.Option(help=VERIFIED_HELP)] = None,
     include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="neither read nor write the response cache")] = False,

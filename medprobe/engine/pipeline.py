@@ -288,7 +288,7 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
         probe_set.info["extraction_judge"] = judge
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
-    backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
+    backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed, prompt_style=plan.prompt_style)
     if backend.model_id == RandomBackend.model_id and not hasattr(method, "interact"):  # a dialogue's turns have formats
         refuse_free_text(plan.method, probe_set.probes)
     with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory

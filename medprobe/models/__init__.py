@@ -2,7 +2,7 @@
 
 Model ids: ``llamacpp:default`` (embedded SmolLM2-135M-Instruct), ``llamacpp:/path/model.gguf``,
 ``openai:MODEL@BASE_URL``, ``random``, ``replay:FILE``. Backend options (``-O key=value`` on
-the command line) are passed through: n_ctx, threads (llamacpp); concurrency, max_concurrency,
+the command line) are passed through: n_ctx, threads, chat_format (llamacpp); concurrency, max_concurrency,
 retries, timeout, key_env, server (openai).
 """
 
@@ -20,7 +20,8 @@ __all__ = ["ModelBackend", "generate", "make_backend", "BACKENDS"]
 #: load on demand so that, e.g., the random model never imports llama.cpp
 BACKENDS: dict[str, tuple[str, str, dict[str, Parser]]] = {
     # n_ctx 0: the context length the model was trained with (llama.cpp's convention)
-    "llamacpp": ("medprobe.models.llamacpp", "LlamaCppBackend", {"n_ctx": whole(0), "threads": whole(1)}),
+    # chat_format: one of llama-cpp-python's registered names, checked against its registry on load
+    "llamacpp": ("medprobe.models.llamacpp", "LlamaCppBackend", {"n_ctx": whole(0), "threads": whole(1), "chat_format": name}),
     "openai": (
         "medprobe.models.openai",
         "OpenAIBackend",
@@ -35,8 +36,9 @@ BACKENDS: dict[str, tuple[str, str, dict[str, Parser]]] = {
 }
 
 
-def make_backend(model_id: str, options: dict[str, str] | None = None, *, seed: int = 0) -> ModelBackend:
-    """Build the backend a model id names; ``seed`` drives the random guesser."""
+def make_backend(model_id: str, options: dict[str, str] | None = None, *, seed: int = 0, prompt_style: str = "chat") -> ModelBackend:
+    """Build the backend a model id names; ``seed`` drives the random guesser, and ``prompt_style``
+    tells the embedded model whether it needs a chat template at all."""
     kind, _, spec = model_id.partition(":")
     if kind not in BACKENDS:
         raise MedprobeError(
@@ -55,4 +57,5 @@ def make_backend(model_id: str, options: dict[str, str] | None = None, *, seed: 
         )
     read_options(options, known, "-O")
     options["seed"] = str(seed)
+    options["prompt_style"] = prompt_style
     return getattr(importlib.import_module(module), name)(spec, options)

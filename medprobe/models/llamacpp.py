@@ -5,7 +5,9 @@ the default evaluation needs no network. Decoding follows OpenAI semantics: temp
 top_p, plus top-k and a repetition penalty only when a method asks for them (llama.cpp's own
 default top-k and min-p filters are switched off), greedy at temperature 0. One model instance
 answers one request at a time; consecutive prompts that share a prefix (the few-shot demos)
-reuse llama.cpp's KV cache, which is why the runner sends requests sorted by prompt.
+reuse llama.cpp's KV cache, which is why the runner sends requests sorted by prompt. Chat messages
+go out in the template :mod:`medprobe.models.chat_template` settles (never llama-cpp-python's silent
+Llama 2 fallback), and the model's identity names it.
 
 Generation runs in one worker thread of the backend's own, always the same: llama.cpp's OpenMP
 threads belong to the thread that calls it, and asyncio's shared pool moved the calls between
@@ -31,6 +33,7 @@ from typing import Any, TypeVar
 
 from medprobe.errors import MedprobeError
 from medprobe.models.base import failed
+from medprobe.models.chat_template import SYSTEMLESS, choose, fold_system, read_facts
 from medprobe.records import Request, Response
 
 T = TypeVar("T")
@@ -76,6 +79,8 @@ class LlamaCppBackend:
         self.model_id = "llamacpp:" + (spec or "default")
         self.n_ctx = int(options.get("n_ctx", 8192))
         self.threads = int(options.get("threads", os.cpu_count() or 1))
+        chat = options.get("prompt_style", "chat") == "chat"
+        self.template = choose(read_facts(self.path), options.get("chat_format"), chat=chat, model=self.path.name)
         self._llama: Any = None
         self._lock = threading.Lock()  # held while the model loads or generates
         self._abort: Any = None  # the abort callback handed to llama.cpp, kept alive while it may be called
@@ -87,6 +92,7 @@ class LlamaCppBackend:
             "model": self.path.name,
             "fingerprint": file_fingerprint(self.path),
             "llama_cpp_python": importlib.metadata.version("llama-cpp-python"),
+            "chat_template": self.template.record,
         }
 
     def _model(self) -> Any:
@@ -94,7 +100,10 @@ class LlamaCppBackend:
             from llama_cpp import Llama
 
             try:
-                self._llama = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads, verbose=False)
+                self._llama = Llama(
+                    model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.threads,
+                    chat_format=self.template.chat_format, verbose=False,
+                )
             except ValueError as exc:
                 raise MedprobeError(f"cannot load GGUF model {self.path}: {exc}") from None
         return self._llama
@@ -128,11 +137,16 @@ class LlamaCppBackend:
             "repeat_penalty": params.repetition_penalty or 1.0,
             "seed": request.seed,
         }
+        if request.messages is not None and self.template.chat_format is None:
+            return failed(request, "chat messages sent to a backend set up for plain-text prompts (no chat template)", started)
         try:
             with self._lock:
                 model = self._model()
                 if request.messages is not None:
-                    out = model.create_chat_completion(messages=[m.model_dump() for m in request.messages], **kwargs)
+                    messages = [m.model_dump() for m in request.messages]
+                    if self.template.chat_format in SYSTEMLESS:
+                        messages = fold_system(messages)
+                    out = model.create_chat_completion(messages=messages, **kwargs)
                     text = out["choices"][0]["message"]["content"] or ""
                 else:
                     out = model.create_completion(prompt=request.prompt or "", **kwargs)

@@ -35,14 +35,21 @@ from medprobe.records import GenerationParams, ItemScore, Response, RunConfig
 #: reveals the gold; it stays on the server.
 PUBLIC_FILES = re.compile(r"^(summary\.json|report\.md|[a-z0-9_]+\.svg)$")
 SessionFactory = Callable[[], Session]
+#: the chat template a run-for-me report names: the engine sends the endpoint chat messages and its
+#: server puts them in the model's template, which medprobe cannot see
+ENDPOINT_TEMPLATE = "the endpoint's own (its server applies it to the chat messages medprobe sends)"
 
 
 def run_config(benchmark: Benchmark, submission: Submission, probes_sha256: str, probes: int) -> RunConfig:
-    """The run configuration the engine scores under: the benchmark's build, the submission's model name."""
+    """The run configuration the engine scores under: the benchmark's build, the submission's model name
+    (and for a run for me, whose template the chat messages went out in)."""
+    identity: dict[str, Any] = {"platform_submission": submission.id}
+    if submission.source.startswith("endpoint:"):
+        identity["chat_template"] = ENDPOINT_TEMPLATE
     return RunConfig(
         method=benchmark.method, command=["medprobe", "serve", f"submission {submission.id}"],
         created=datetime.now(UTC).isoformat(timespec="seconds"), model=submission.model_name,
-        model_identity={"platform_submission": submission.id}, data=benchmark.data, limit=benchmark.size,
+        model_identity=identity, data=benchmark.data, limit=benchmark.size,
         seed=benchmark.seed, setting=benchmark.setting, samples=benchmark.samples,
         prompt_style="completion" if submission.prompt_style == "completion" else "chat",
         generation=GenerationParams.model_validate(benchmark.generation), probes=probes,

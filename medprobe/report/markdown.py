@@ -50,6 +50,8 @@ def render_report(summary: dict[str, Any], config: RunConfig, method_section: st
     ]
     if "item_error" in summary:  # a run on released data builds no item from a knowledge base
         rows.insert(3, ("estimated item error", summary["item_error"]["text"]))
+    if "chat_template" in config.model_identity:  # the embedded backend's: a wrong one reads as an ignorant model
+        rows.insert(2, ("chat template", config.model_identity["chat_template"]))
     parts = [f"# {summary['title']}: {summary['model']}", "", md_table(("", ""), rows), ""]
     if summary["status"] != "complete":
         parts += [f"**Status: {summary['status']}.** Failed requests count as unanswered (wrong).", ""]
