@@ -17,8 +17,9 @@ from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.exact_answers import exact_answer
 from medprobe.parsing.option_letter import EMPTY_REPLY
-from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
+from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
+from medprobe.parsing.structured import answer_fields
 from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
@@ -67,6 +68,29 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
             return Reading(None, UNPARSED, "answers a question of its own")
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
+    fields = answer_fields(text)
+    return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt)
+
+
+def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
+    """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``)."""
+    readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
+    unread = next((r for r in readings if not r.read), None)
+    if not readings or unread is not None:
+        return Reading(None, UNPARSED, (unread.reason if unread else "not text") + " (JSON answer field)")
+    values = {json_key(r.value) for r in readings}
+    if len(values) > 1:
+        return Reading(None, UNPARSED, f"{DIFFERENT} in the JSON answer fields")
+    return Reading(readings[0].value, JSON)
+
+
+def json_key(value: Any) -> str:
+    """A read answer as comparable text (revisions and letter sets included)."""
+    return repr(jsonable(value))
+
+
+def _read_rules(text: str, fmt: AnswerFormat) -> Reading:
+    """A cleaned reply read by the strict rules of its answer format."""
     if fmt.kind == "option_letter":
         return read_option_letter(text, fmt.option_texts, fmt.options)
     if fmt.kind == "letter_set":

@@ -7,7 +7,10 @@ stated verdict anywhere ("Answer: False", "The statement is incorrect", "答案�
 (``labelled``) — and the reply is read only when all of them agree. A verdict word must end where it
 stands ("Correctly", "Correct answer is", "正确答案", "对于" are not verdicts), one followed by "or" / "/"
 names both verdicts, and a hedged statement ("partially true", "可能正确") is no verdict. Negations are
-read: "not true" is false, "not incorrect" is true.
+read: "not true" is false, "not incorrect" is true. A verdict opening a later line or following " / "
+("true\nfalse", "True - … / False - …") is one more verdict statement, so a reply giving both is unread.
+A quoted statement is the claim judged, never a verdict: in 'The statement "X is not Y" is false.' only
+"is false" is read.
 
 The reference word lists are substring tests (REFERENCE_METHODS §3.1–3.2), under which "Incorrect"
 contains "correct" and, with the case-sensitive F-list, reads as *true*; that is why strict mode has
@@ -66,11 +69,16 @@ _LABEL = (
     r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
 )
+#: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
+_QUOTATION = re.compile(r'"[^"\n]{4,}"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』')
+_QUOTED = '"…"'
 _SUBJECT = (
-    r"(?i:(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?\s+is\s+"
+    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I\s+would\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
-    r"|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题)\s*(?:是|为)?\s*"
+    r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
+#: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
+_SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
 
 def _value(match: re.Match[str]) -> bool:
@@ -80,8 +88,13 @@ def _value(match: re.Match[str]) -> bool:
 def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT) -> list[Statement]:
     """Every verdict statement in a cleaned reply (see the module docstring)."""
     word = vocab.word()
+    text = _QUOTATION.sub(_QUOTED, text)
     found: list[Statement] = []
     start = re.match(_COPULA + word.pattern, text)
+    for segment in _SEGMENT.finditer(text):
+        later = word.match(text, segment.end())
+        if later and re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)/])", text[later.end() :]):
+            found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:
         rest = text[start.end() :]
         first_line = text.split("\n", 1)[0]
