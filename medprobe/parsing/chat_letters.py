@@ -66,7 +66,6 @@ _LABELLED_LETTER = tuple(
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best|most\s+(?:appropriate|likely))\s+(?:answer|option|choice))",
-        r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
         r"(?:(?:正确|最佳|最终|标准)?答案|(?:正确|最佳|最终|标准)选项)\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
@@ -313,9 +312,11 @@ def letter_statements(
         labelled += judging
     lines = text.split("\n")
     found = []
-    for i in range(0 if not (labelled and walk) else len(lines), 1 if labelled else len(lines)):
+    for i in range(1 if labelled else len(lines)):
         if walk and _OPTION_LINE.match(lines[i]):
             continue  # a line of the repeated option list, not an answer
+        if labelled and _OPTION_HEAD.match(lines[i]):
+            continue  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled
