@@ -73,7 +73,11 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
 
 
 def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
-    """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``)."""
+    """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
+    revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
+    they are read together."""
+    if fmt.kind == "verdict_letter":
+        fields = [". ".join(fields)]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
     unread = next((r for r in readings if not r.read), None)
     if not readings or unread is not None:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from medprobe.parsing.chat_letters import Statement, decide, letter_statements
+from medprobe.parsing.chat_letters import Statement, decide, letter_statements, says_none_is_right
 from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
 from medprobe.parsing.reply_text import sentence_at
 from medprobe.parsing.verdict_letter import Revision
@@ -141,8 +141,10 @@ def read_answer_existence(text: str, option_texts: Mapping[str, str], options: S
     none = _NONE_AMONG.search(text)
     if none:
         found.append(Statement(False, IMPLIED, sentence_at(text, none.start(), none.end())))
+    elif (says_none := says_none_is_right(text, option_texts)) is not None:
+        found.append(Statement(False, IMPLIED, says_none.sentence))
     if not found:
-        named = [s for s in letter_statements(text, option_texts) if s.rule == LABELLED and _AN_ANSWER.search(s.sentence)]
+        named = [s for s in letter_statements(text, option_texts) if s.value is not None and s.rule == LABELLED and _AN_ANSWER.search(s.sentence)]
         if named:  # whichever option it names, the reply says the right answer is among them
             found.append(Statement(True, IMPLIED, named[0].sentence))
     return decide(found, [], "yes/no answer", text)
