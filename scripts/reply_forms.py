@@ -92,6 +92,8 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"Maybe {x}.", None), (f'{{"answer": "{x}", "final_answer": "{y}"}}', None),
         (f"Option {x} is correct. Option {y} is correct too.", None),
         (f"Answer: {x}\n\nQuestion: Which drug is first line?\nAnswer: {y}", x),
+        (f"{x} is the answer. {y} is wrong.", x), (f"The right choice here is {tx} ({x}).", x),
+        (f"I'm not sure, but I think it's {x}.", None), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
 
@@ -111,6 +113,7 @@ def zh_letter(q: Question) -> Iterator[Form]:
         ("以上选项都不正确", None), ("没有正确选项", None), ("以上都不对", None), (f"可能是{x}", None),
         (f"{tx}\n{ty}\n{tz}", None), (f"{tx} {ty} {tx} {ty} {tx} {ty}", None), (f"1. {x}\n2. {y}\n3. {z}", None),
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
+        (f"答：{x}", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
 
@@ -122,7 +125,7 @@ def en_tf(statement: str) -> Iterator[Form]:
         (f'"{statement}" is false.', False), (f"The statement “{statement}” is true.", True),
         ('{"answer": "false"}', False), ('{"answer": true}', True), ('{"verdict": "True", "explanation": "It is not false."}', True),
         ("Answer: False", False), ("The statement is incorrect.", False), ("False - the evidence shows otherwise.", False),
-        ("True. The guideline supports it.", True),
+        ("True. The guideline supports it.", True), ("I'd say false.", False), ("No, this is not correct.", False),
         # unread
         ("True / False", None), ("true\nfalse\ntrue", None), ("True - it is often so / False - not always", None),
         ("It might be true.", None), ("1. True\n2. False", None), ("Partially true.", None), ('{"answer": "true", "verdict": "false"}', None),
@@ -133,7 +136,7 @@ def zh_tf(statement: str) -> Iterator[Form]:
     yield from [
         ("正确", True), ("错误。", False), ("该说法错误", False), ("这个说法是对的", True), ("这个说法不对", False),
         ("答案：错误", False), ("答案：正确", True), (f"该说法“{statement}”是错误的。", False), (f"“{statement}”这一说法是正确的。", True),
-        ("正确。理由：指南支持这一点。", True), ("错误，因为证据不支持。", False), ('{"答案": "错误"}', False), ("\u200b错误", False),
+        ("正确。理由：指南支持这一点。", True), ("这句话是错的。", False), ("判断：正确", True), ("不正确。", False), ("错误，因为证据不支持。", False), ('{"答案": "错误"}', False), ("\u200b错误", False),
         # unread
         ("正确/错误", None), ("正确\n错误", None), ("可能正确", None),
     ]

@@ -65,9 +65,10 @@ _LABELLED_LETTER = tuple(
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
-        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best|most\s+(?:appropriate|likely))\s+(?:answer|option|choice))",
+        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice)\b)",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
         r"(?:(?:正确|最佳|最终|标准)?答案|(?:正确|最佳|最终|标准)选项)\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
         r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
         r"(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
@@ -99,7 +100,7 @@ _NONE_OF_THEM = re.compile(
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
     r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
-    r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|没有(?:一个)?正确(?:的)?(?:答案|选项)|(?:选项|答案)(?:都|均)不正确|正确答案不在"
+    r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|没有(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^\s*(?:(?i:question|q)\s*)?\d{1,2}\s*[.):：]\s*(?:(?i:answer)\s*:?\s*)?[(\[]?[A-E][)\]]?\s*(?:$|[.:)\s])", re.MULTILINE)
@@ -113,7 +114,7 @@ _OPTION_HEAD = re.compile(r"(?:^|(?<=[\s.;。；]))(?:(?i:option|choice)\s*|选�
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:应)?(?:是|为)\s*:?\s*([^\n。;；，,]+)"),
 )

@@ -74,8 +74,8 @@ _QUOTATION = re.compile(r'"[^"\n]{4,}"|“[^”\n]+”|「[^」\n]+」|『[^』\
 _QUOTED = '"…"'
 _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
-    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I\s+would\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
-    r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
