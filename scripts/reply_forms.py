@@ -93,7 +93,8 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"Option {x} is correct. Option {y} is correct too.", None),
         (f"Answer: {x}\n\nQuestion: Which drug is first line?\nAnswer: {y}", x),
         (f"{x} is the answer. {y} is wrong.", x), (f"The right choice here is {tx} ({x}).", x),
-        (f"I'm not sure, but I think it's {x}.", None), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
+        (f"I'm not sure, but I think it's {x}.", None), (f"The first option is {y}: {ty}, which is unlikely here.", None),
+        (f"1. {y} is wrong because it does not fit\n2. {x} fits\nThe answer is {x}.", x), (f"The diagnosis is not {ty}.", None), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
 
@@ -113,7 +114,7 @@ def zh_letter(q: Question) -> Iterator[Form]:
         ("以上选项都不正确", None), ("没有正确选项", None), ("以上都不对", None), (f"可能是{x}", None),
         (f"{tx}\n{ty}\n{tz}", None), (f"{tx} {ty} {tx} {ty} {tx} {ty}", None), (f"1. {x}\n2. {y}\n3. {z}", None),
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
-        (f"答：{x}", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
+        (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
 

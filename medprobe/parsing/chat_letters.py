@@ -56,8 +56,11 @@ _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rat
 _AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
 
-#: before "option:" these words announce a walk through the options, not an answer ("each option:\nA. …")
-_WALK_THROUGH = re.compile(r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other)\s+(?:of\s+the\s+)?)$")
+#: before "option:" / "option is" these words announce a walk through the options, not an answer
+#: ("each option:\nA. …", "the first option is A: …")
+_WALK_THROUGH = re.compile(
+    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?)$"
+)
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
@@ -103,7 +106,12 @@ _NONE_OF_THEM = re.compile(
     r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|没有(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
-_NUMBERED_ANSWER = re.compile(r"^\s*(?:(?i:question|q)\s*)?\d{1,2}\s*[.):：]\s*(?:(?i:answer)\s*:?\s*)?[(\[]?[A-E][)\]]?\s*(?:$|[.:)\s])", re.MULTILINE)
+_NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
+#: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
+_RULED_OUT = re.compile(
+    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first|second|third|next|another|other|differential)\b)"
+    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一"
+)
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
@@ -239,10 +247,21 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
     """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text."""
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
+        if _RULED_OUT.search(_sentence_before(text, match.start())):
+            continue  # "可以排除的是A：HBV", "the first option is A: Fever"
         rest = _UNTIL_SENTENCE_END.match(text, match.end())
         named = option_by_text(rest.group(0) if rest else "", option_texts)
         if named == letter:
             yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
+
+
+def _sentence_before(text: str, start: int) -> str:
+    """The part of the sentence (or line) that comes before ``text[start]``."""
+    return sentence_at(text, start, start)[: max(0, start - _sentence_start(text, start))]
+
+
+def _sentence_start(text: str, start: int) -> int:
+    return max((m.end() for m in re.finditer(r"[.!?。！？\n]", text[:start])), default=0)
 
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
@@ -262,7 +281,7 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts)
-            if not letter:
+            if not letter or _RULED_OUT.search(_sentence_before(text, match.start(1))):
                 continue
             sentence = sentence_at(text, match.start(), match.end())
             bracketed = _TEXT_THEN_LETTER.search(match.group(1))
