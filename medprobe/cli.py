@@ -366,6 +366,29 @@ def readings_score(sheets: Annotated[list[Path], typer.Argument(help="filled-in 
     out_console.print("rules with the most errors: " + (", ".join(worst_rules) if worst_rules else "none"), highlight=False)
 
 
+@readings_app.command("compare")
+@user_errors
+def readings_compare(run_dir: Annotated[Path, typer.Argument(help="a MultifacetEval or MultiCogEval low/mid run directory")]) -> None:
+    """Where strict reading and the published scripts' extractors disagree on a run's replies, per task, with examples."""
+    from medprobe.reader_compare import KINDS_SHOWN, compare_run
+
+    tasks = compare_run(run_dir)
+    table = Table("task", "how strict and published readings part", "replies", "share")
+    for task, c in tasks.items():
+        total = sum(c.counts.values())
+        for kind in KINDS_SHOWN:
+            table.add_row(escape(task), kind, str(c.counts[kind]), f"{100 * c.counts[kind] / total:.1f}%")
+    out_console.print(table)
+    for task, c in tasks.items():
+        if c.strict_unread:
+            why = ", ".join(f"{rule} {n}" for rule, n in c.strict_unread.most_common())
+            out_console.print(f"{escape(task)}: strict left unread what only the published extractor read because: {escape(why)}", highlight=False)
+        for kind, examples in c.examples.items():
+            for reply, strict, reference in examples:
+                excerpt = " ".join(reply.split())[:160]
+                out_console.print(f"{escape(task)} · {kind}: strict {strict!r}, published {reference!r} ← {escape(excerpt)!r}", highlight=False)
+
+
 @app.command()
 @user_errors
 def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> None:
