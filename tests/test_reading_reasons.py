@@ -46,3 +46,13 @@ def test_multicog_scoring_tallies_the_reason_and_the_report_shows_it() -> None:
     assert not judged.parsed and judged.rule == "unparsed: both verdicts"
     table = reading_section({"d/SV": {"bare": 3, judged.rule: 1}})
     assert "unparsed: both verdicts" in table and "25.0" in table.replace(",", ".")
+
+
+def test_a_json_chain_keeps_its_answer_field_as_its_conclusion() -> None:
+    """Chain-of-thought chains are read from their last "Therefore"; in a JSON chain that word stands inside
+    the reasoning field, and cutting there would lose the answer field."""
+    from medprobe.parsing.answers import conclusion
+
+    chain = '{"step_by_step_thinking": "Riboflavin is a vitamin, therefore not B.", "answer_choice": "C"}'
+    assert conclusion(chain) == chain and read_strict(conclusion(chain), MCQ) == Reading("C", JSON)
+    assert conclusion("A is wrong. Therefore, the answer is C.") == "Therefore, the answer is C."

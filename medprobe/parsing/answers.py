@@ -41,7 +41,10 @@ _CONCLUSION = re.compile(r"(?i:\b(?:therefore|thus|hence|so|in\s+conclusion|in\s
 
 def conclusion(chain: str) -> str:
     """A reasoning chain's conclusion: the text from its last "Therefore" / "因此" on (the whole chain
-    when it has none). The reasoning before it weighs every option; only the conclusion answers."""
+    when it has none). The reasoning before it weighs every option; only the conclusion answers. A
+    chain written as JSON is kept whole: its answer field is its conclusion, wherever "therefore" stands."""
+    if answer_fields(chain) is not None:
+        return chain
     found = list(_CONCLUSION.finditer(chain))
     return chain[found[-1].start() :] if found else chain
 
