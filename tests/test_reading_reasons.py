@@ -56,3 +56,11 @@ def test_a_json_chain_keeps_its_answer_field_as_its_conclusion() -> None:
     chain = '{"step_by_step_thinking": "Riboflavin is a vitamin, therefore not B.", "answer_choice": "C"}'
     assert conclusion(chain) == chain and read_strict(conclusion(chain), MCQ) == Reading("C", JSON)
     assert conclusion("A is wrong. Therefore, the answer is C.") == "Therefore, the answer is C."
+
+
+def test_none_of_the_above_is_an_answer_when_an_option_says_it() -> None:
+    texts = {**TEXTS, "E": "None of the above"}
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts)
+    assert read_strict("E. None of the above", fmt).value == "E"
+    assert read_strict("The answer is none of the above.", fmt).value == "E"
+    assert read_strict("The answer is none of the above.", MCQ).reason.startswith("none of the options")

@@ -294,10 +294,10 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
 def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     """"None of the above", "以上都不对": the reply answers that no option is right — unless an option
     itself says that, in which case it is that option's text and read as such."""
-    if any(_NONE_OF_THEM.search(t) or clean_text(t).startswith("none of") or "以上都" in t for t in option_texts.values()):
-        return None
     match = _NONE_OF_THEM.search(text)
-    return Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{NONE_RIGHT} is right, says the reply") if match else None
+    if match is None or any(_NONE_OF_THEM.search(t) or clean_text(t).startswith("none of") or "以上都" in t for t in option_texts.values()):
+        return None
+    return Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{NONE_RIGHT} is right, says the reply")
 
 
 def walks_through_options(text: str) -> bool:
