@@ -94,7 +94,9 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"Answer: {x}\n\nQuestion: Which drug is first line?\nAnswer: {y}", x),
         (f"{x} is the answer. {y} is wrong.", x), (f"The right choice here is {tx} ({x}).", x),
         (f"I'm not sure, but I think it's {x}.", None), (f"The first option is {y}: {ty}, which is unlikely here.", None),
-        (f"1. {y} is wrong because it does not fit\n2. {x} fits\nThe answer is {x}.", x), (f"The diagnosis is not {ty}.", None), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
+        (f"1. {y} is wrong because it does not fit\n2. {x} fits\nThe answer is {x}.", x), (f"The diagnosis is not {ty}.", None),
+        (f"The answer is not {y}; it is {x}.", x), (f"Final answer: {y}\nWait, let me reconsider. Final answer: {x}", None),
+        (f"The best answer is {x}, not {y}.", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
 
@@ -114,7 +116,8 @@ def zh_letter(q: Question) -> Iterator[Form]:
         ("以上选项都不正确", None), ("没有正确选项", None), ("以上都不对", None), (f"可能是{x}", None),
         (f"{tx}\n{ty}\n{tz}", None), (f"{tx} {ty} {tx} {ty} {tx} {ty}", None), (f"1. {x}\n2. {y}\n3. {z}", None),
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
-        (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
+        (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x),
+        (f"{y}项：正确。{x}项：错误。{z}项：错误。", None), (f"选项{y}说法正确，但本题问的是错误的，故选{x}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
 
@@ -123,7 +126,7 @@ def en_tf(statement: str) -> Iterator[Form]:
         ("True", True), ("False.", False), ("**False**", False), ("\u200bfalse", False), ("\u00adtrue", True), ("\ufeffFalse", False),
         ("\u00a0True", True), ("This statement is accurate.", True), ("That is correct.", True), ("The claim is untrue.", False),
         (f'The statement "{statement}" is false.', False), (f'The statement "{statement}" is true.', True),
-        (f'"{statement}" is false.', False), (f"The statement “{statement}” is true.", True),
+        (f'"{statement}" is false.', False), (f'The claim "it is true that {statement.lower()}" is false.', False), (f"The statement “{statement}” is true.", True),
         ('{"answer": "false"}', False), ('{"answer": true}', True), ('{"verdict": "True", "explanation": "It is not false."}', True),
         ("Answer: False", False), ("The statement is incorrect.", False), ("False - the evidence shows otherwise.", False),
         ("True. The guideline supports it.", True), ("I'd say false.", False), ("No, this is not correct.", False),

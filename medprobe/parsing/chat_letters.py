@@ -116,9 +116,9 @@ _RULED_OUT = re.compile(
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
-_OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*[:.)]\s*\S")
-#: "Option A: …  Option B: …", "选项A：…。选项B：…": the reply goes through the options one by one
-_OPTION_HEAD = re.compile(r"(?:^|(?<=[\s.;。；]))(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]")
+_OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S")
+#: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…": the reply goes through the options one by one
+_OPTION_HEAD = re.compile(r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])|([A-E])\s*项)\s*[:)]")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
@@ -302,7 +302,7 @@ def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement 
 
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…")."""
-    return echoes_options(text) or len({m.group(1) for m in _OPTION_HEAD.finditer(text)}) >= 2
+    return echoes_options(text) or len({m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
