@@ -71,6 +71,7 @@ _LABELLED_LETTER = tuple(
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice)\b)",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
         r"(?:(?:正确|最佳|最终|标准)?答案|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
         r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
         r"(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*" + _ITEM,
