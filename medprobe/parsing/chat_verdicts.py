@@ -70,7 +70,10 @@ _LABEL = (
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
 )
 #: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
-_QUOTATION = re.compile(r'"[^"\n]{4,}"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』')
+_QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』')
+#: a quotation that is a statement, not a quoted answer word ('Answer: "False"', “正确”): several words, or a
+#: Chinese clause of four characters or more
+_STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
 _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
@@ -81,6 +84,11 @@ _SUBJECT = (
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
 
+def _mask_statement(match: re.Match[str]) -> str:
+    quoted = next(group for group in match.groups() if group is not None)
+    return _QUOTED if _STATEMENT.search(quoted) else match.group(0)
+
+
 def _value(match: re.Match[str]) -> bool:
     return bool(match.group("t") or match.group("nf"))
 
@@ -88,7 +96,7 @@ def _value(match: re.Match[str]) -> bool:
 def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT) -> list[Statement]:
     """Every verdict statement in a cleaned reply (see the module docstring)."""
     word = vocab.word()
-    text = _QUOTATION.sub(_QUOTED, text)
+    text = _QUOTATION.sub(_mask_statement, text)
     found: list[Statement] = []
     start = re.match(_COPULA + word.pattern, text)
     for segment in _SEGMENT.finditer(text):
@@ -105,7 +113,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
         elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])", rest):
             found.append(Statement(_value(start), LEADING, first_line))
     for lead in (_LABEL, subjects):
-        for match in re.finditer(rf"(?<![\w])(?:{lead})" + word.pattern, text):
+        for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
             if _CONDITIONAL.search(text, 0, match.start()):
                 continue  # "judge whether her answer is right", "if it is wrong": a question, not a verdict
             several = _BOTH.match(text, match.end()) is not None
