@@ -93,6 +93,7 @@ _JUDGING_LETTER = tuple(
 _IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?\s*[:.)\-–—]\s*(?=\S)")
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
+_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
 _UNTIL_SENTENCE_END = re.compile(r"[^\n。;；!?！？]*")
 #: "riboflavin (C)": an option text followed by a letter in brackets
@@ -258,11 +259,8 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
 
 def _sentence_before(text: str, start: int) -> str:
     """The part of the sentence (or line) that comes before ``text[start]``."""
-    return sentence_at(text, start, start)[: max(0, start - _sentence_start(text, start))]
-
-
-def _sentence_start(text: str, start: int) -> int:
-    return max((m.end() for m in re.finditer(r"[.!?。！？\n]", text[:start])), default=0)
+    left = max((m.end() for m in _SENTENCE_BREAK.finditer(text, 0, start)), default=0)
+    return text[left:start]
 
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
@@ -354,7 +352,7 @@ _VERDICTS = ("verdict", "yes/no answer")
 def decide(statements: Sequence[Statement], options: Sequence[str], what: str = "option", text: str = "") -> Reading:
     """One reading from the answer statements of ``text``, or the reason there is none (its first words
     one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
-    found the answer names the family (bare > leading > labelled > json > final statement > option text > implied)."""
+    found the answer names the family (bare > leading > labelled > final statement > option text > implied)."""
     if not statements:
         return Reading(None, UNPARSED, "hedged, no committed answer" if hedged(text[:300]) else f"no {what} found")
     unread = [s for s in statements if s.value is None]
