@@ -154,6 +154,7 @@ def en_set(q: Question) -> Iterator[Form]:
         (f"{both[0]}, {both[1]}", both), (f"{both[0]} and {both[1]}", both), (f"Answer: {both[0]}, {both[1]}", both),
         (f"The correct answers are {both[0]} and {both[1]}.", both), (f'{{"answer": ["{both[0]}", "{both[1]}"]}}', both),
         (f'{{"answer": "{both[0]}, {both[1]}"}}', both), (f"\u200b{both[0]}, {both[1]}", both), (f"{tx} and {ty}", both),
+        (f"{both[0]}, {both[1]}\n\n1. {tx} is typical.\n2. {ty} is typical too.\n3. The others are not.", both),
         ("None of the above.", None), (f"{x} or {y}", None),
     ]
 

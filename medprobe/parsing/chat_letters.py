@@ -170,9 +170,12 @@ def clean_text(text: str) -> str:
     return _TRAILING.sub("", text.strip()).strip().lower()
 
 
-def echoes_options(text: str) -> bool:
-    """The reply repeats the option list (three or more "X:" / "X." labels), so it has no leading answer."""
-    return len({m.group(1) for m in _ECHO.finditer(text)}) >= 3
+def echoes_options(text: str, *, numbered: bool = False) -> bool:
+    """The reply repeats the option list (three or more "X:" / "X." labels), so it has no leading answer.
+    With ``numbered``, labels "1)" … "5)" count too (a model renumbering the options); a list of reasons is
+    numbered the same way, so only a one-answer reply, whose answer must still be stated, counts them."""
+    labels = {m.group(1) for m in _ECHO.finditer(text)}
+    return len(labels if numbered else labels - set("12345")) >= 3
 
 
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -301,7 +304,7 @@ def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement 
 
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…")."""
-    return echoes_options(text) or len({m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}) >= 2
+    return echoes_options(text, numbered=True) or len({m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
