@@ -66,7 +66,7 @@ _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
-    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
+    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答|答)\s*(?:是|为)?\s*:?\s*"
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
 )
 #: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
