@@ -68,7 +68,9 @@ _LABELLED_LETTER = tuple(
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
-        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice)\b)",
+        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
+        r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
         r"(?:(?:正确|最佳|最终|标准)?答案|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
@@ -86,7 +88,7 @@ _JUDGING_LETTER = tuple(
     for p in (
         r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
         _LEFT + r"[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right))\b(?!\s+(?i:answer|option|choice))",
-        _LEFT + _ITEM + r"\s*(?:是|为)?\s*正确的",
+        _LEFT + _ITEM + r"(?:\s*项)?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
     )
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT",
@@ -120,14 +122,17 @@ _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
 _OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S")
-#: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…": the reply goes through the options one by one
-_OPTION_HEAD = re.compile(r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])|([A-E])\s*项)\s*[:)]")
+#: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
+#: options one by one
+_OPTION_HEAD = re.compile(
+    r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]|([A-E])\s*项\s*(?:[:)]|(?:是|为)?\s*(?:不?正确|错误|不?对|错)))"
+)
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
     re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
-    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:应)?(?:是|为)\s*:?\s*([^\n。;；，,]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
@@ -227,13 +232,23 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     return named if named is not None and named != letter else None
 
 
+def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose text stands right before a bracketed letter ("<text> (E) is the most likely
+    diagnosis"), when it is another option's."""
+    if start == 0 or text[start - 1] not in "([":
+        return None
+    before = text[: start - 1].rstrip().lower()
+    named = [other for other, t in option_texts.items() if t and before.endswith(t.lower())]
+    return next((other for other in named if other != letter), None) if named and letter not in named else None
+
+
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
     """One answer letter found by a pattern: several options when another letter is joined to it, a
-    conflict when another option's text follows it."""
+    conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
     letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
     if _SEVERAL.match(text, match.end()):
         return Statement(None, rule, sentence)
-    other = _text_after(text, match.end(), letter, option_texts)
+    other = _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
     if other is not None:
         return Statement(None, rule, sentence, f"{CONFLICT}: {letter} with the text of {other}")
     return Statement(letter, rule, sentence)
@@ -334,8 +349,8 @@ def letter_statements(
     walk = walks_through_options(text)
     if labelled and (judging or walk):
         labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
-    else:
-        labelled += judging
+    elif not walk:
+        labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
     lines = text.split("\n")
     found = []
     for i in range(1 if labelled else len(lines)):

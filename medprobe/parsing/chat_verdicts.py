@@ -76,8 +76,8 @@ _QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^
 _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
 _SUBJECT = (
-    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
-    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
@@ -162,7 +162,7 @@ def read_answer_existence(text: str, option_texts: Mapping[str, str], options: S
 _GIVEN_SUBJECT = (
     r"(?i:(?:alice's|alices|her|the\s+given|the\s+provided)\s+(?:answer|choice|option)(?:\s*\(?[A-E]\)?)?\s+(?:is|was)\s+"
     r"|alice\s+(?:is|was)\s+)"
-    r"|(?:爱丽丝|给出|提供)的?(?:答案|选择)?\s*(?:是|为)?\s*"
+    r"|(?:爱丽丝|给出|提供)的?(?:答案|选择|回答|选项)?\s*(?:是|为)?\s*"
 )
 _GIVEN_BEFORE = re.compile(r"(?i:alice'?s?|her|the\s+given|given|provided)\s*$|(?:爱丽丝|给出|提供)的?\s*$")
 _CORRECTION = re.compile(
