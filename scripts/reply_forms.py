@@ -97,7 +97,8 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"1. {y} is wrong because it does not fit\n2. {x} fits\nThe answer is {x}.", x), (f"The diagnosis is not {ty}.", None),
         (f"The answer is not {y}; it is {x}.", x), (f"Final answer: {y}\nWait, let me reconsider. Final answer: {x}", None),
         (f"The best answer is {x}, not {y}.", x),
-        (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
+        (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x),
+        (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x), (f"{x} ({tx})", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
 
@@ -119,7 +120,7 @@ def zh_letter(q: Question) -> Iterator[Form]:
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
         (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x),
         (f"{y}项：正确。{x}项：错误。{z}项：错误。", None), (f"选项{y}说法正确，但本题问的是错误的，故选{x}。", x),
-        (f"{x}项正确。", x), (f"{y}项正确，{x}项错误。", None),
+        (f"{x}项正确。", x), (f"{x}（{tx}）", x), (f"答案是{x}（{ty}）", None), (f"{y}项正确，{x}项错误。", None),
         (f"应该是{x}。", x), (f"我觉得应该是{x}吧，但不太确定。", None), (f"{y}应该是错的，应该是{x}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
@@ -132,7 +133,7 @@ def en_tf(statement: str) -> Iterator[Form]:
         (f'"{statement}" is false.', False), (f'The claim "it is true that {statement.lower()}" is false.', False), (f"The statement “{statement}” is true.", True),
         ('{"answer": "false"}', False), ('{"answer": true}', True), ('{"verdict": "True", "explanation": "It is not false."}', True),
         ("Answer: False", False), ("The statement is incorrect.", False), ("False - the evidence shows otherwise.", False),
-        ("True. The guideline supports it.", True), ("I'd say false.", False), ("That's wrong.", False), ("The above statement is False", False), ("No, this is not correct.", False),
+        ("True. The guideline supports it.", True), ("I'd say false.", False), ("That's wrong.", False), ("Statement: false.", False), ("Absolutely false.", False), ("The above statement is False", False), ("No, this is not correct.", False),
         # unread
         ("True / False", None), ("true\nfalse\ntrue", None), ("True - it is often so / False - not always", None),
         ("It might be true.", None), ("1. True\n2. False", None), ("Partially true.", None), ('{"answer": "true", "verdict": "false"}', None),
@@ -143,7 +144,7 @@ def zh_tf(statement: str) -> Iterator[Form]:
     yield from [
         ("正确", True), ("错误。", False), ("该说法错误", False), ("这个说法是对的", True), ("这个说法不对", False),
         ("答案：错误", False), ("答案：正确", True), (f"该说法“{statement}”是错误的。", False), (f"“{statement}”这一说法是正确的。", True),
-        ("正确。理由：指南支持这一点。", True), ("这句话是错的。", False), ("判断：正确", True), ("不正确。", False), ("错误，因为证据不支持。", False), ('{"答案": "错误"}', False), ("\u200b错误", False),
+        ("正确。理由：指南支持这一点。", True), ("这句话是错的。", False), ("判断：正确", True), ("判断结果：错误", False), ("不正确。", False), ("错误，因为证据不支持。", False), ('{"答案": "错误"}', False), ("\u200b错误", False),
         # unread
         ("正确/错误", None), ("正确\n错误", None), ("可能正确", None),
     ]

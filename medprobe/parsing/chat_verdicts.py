@@ -61,12 +61,15 @@ REVISION = Vocabulary(
     false=r"(?i:incorrect|wrong|false|not\s+correct|no)|不正确|错误|不对|错",
 )
 
+#: "Absolutely false.": an adverb that only stresses the verdict opening a reply
+_ADVERB = r"(?:(?i:absolutely|definitely|clearly|certainly|completely|entirely)\s+)?"
 #: "是正确的" / "这是错误的": a Chinese copula before the verdict word at the start of a reply
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
-    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答|答)\s*(?:是|为)?\s*:?\s*"
+    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?i:statement)\s*:\s*"
+    r"|(?:答案|结论|(?:判断|回答)(?:结果)?|答)\s*(?:是|为)?\s*:?\s*"
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
 )
 #: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
@@ -98,7 +101,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
     word = vocab.word()
     text = _QUOTATION.sub(_mask_statement, text)
     found: list[Statement] = []
-    start = re.match(_COPULA + word.pattern, text)
+    start = re.match(_ADVERB + _COPULA + word.pattern, text)
     for segment in _SEGMENT.finditer(text):
         later = word.match(text, segment.end())
         if later and re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)/])", text[later.end() :]):
