@@ -98,7 +98,9 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"The answer is not {y}; it is {x}.", x), (f"Final answer: {y}\nWait, let me reconsider. Final answer: {x}", None),
         (f"The best answer is {x}, not {y}.", x),
         (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x),
-        (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x), (f"{x} ({tx})", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
+        (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x),
+        (f"This is {tx.lower()}.", x), (f"{tx} is the diagnosis.", x), (f"Most likely: {x}", x), (f"The patient most likely has {x}.", x),
+        (f"Findings → {tx.lower()} → {x}", x), (f"This is {tx.lower()}, not {ty.lower()}.", None), (f"{x} ({tx})", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
 
@@ -120,7 +122,7 @@ def zh_letter(q: Question) -> Iterator[Form]:
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
         (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x),
         (f"{y}项：正确。{x}项：错误。{z}项：错误。", None), (f"选项{y}说法正确，但本题问的是错误的，故选{x}。", x),
-        (f"{x}项正确。", x), (f"{x}（{tx}）", x), (f"答案是{x}（{ty}）", None), (f"{y}项正确，{x}项错误。", None),
+        (f"{x}项正确。", x), (f"{x}（{tx}）", x), (f"诊断考虑{tx}（{x}）。", x), (f"此患者为{tx}。", x), (f"不考虑{ty}。", None), (f"答案是{x}（{ty}）", None), (f"{y}项正确，{x}项错误。", None),
         (f"应该是{x}。", x), (f"我觉得应该是{x}吧，但不太确定。", None), (f"{y}应该是错的，应该是{x}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
@@ -133,7 +135,7 @@ def en_tf(statement: str) -> Iterator[Form]:
         (f'"{statement}" is false.', False), (f'The claim "it is true that {statement.lower()}" is false.', False), (f"The statement “{statement}” is true.", True),
         ('{"answer": "false"}', False), ('{"answer": true}', True), ('{"verdict": "True", "explanation": "It is not false."}', True),
         ("Answer: False", False), ("The statement is incorrect.", False), ("False - the evidence shows otherwise.", False),
-        ("True. The guideline supports it.", True), ("I'd say false.", False), ("That's wrong.", False), ("Statement: false.", False), ("Absolutely false.", False), ("The above statement is False", False), ("No, this is not correct.", False),
+        ("True. The guideline supports it.", True), ("I'd say false.", False), ("That's wrong.", False), ("Statement: false.", False), ("Absolutely false.", False), ("Incorrect statement.", False), ("The above statement is False", False), ("No, this is not correct.", False),
         # unread
         ("True / False", None), ("true\nfalse\ntrue", None), ("True - it is often so / False - not always", None),
         ("It might be true.", None), ("1. True\n2. False", None), ("Partially true.", None), ('{"answer": "true", "verdict": "false"}', None),
@@ -158,6 +160,7 @@ def en_set(q: Question) -> Iterator[Form]:
         (f"The correct answers are {both[0]} and {both[1]}.", both), (f'{{"answer": ["{both[0]}", "{both[1]}"]}}', both),
         (f'{{"answer": "{both[0]}, {both[1]}"}}', both), (f"\u200b{both[0]}, {both[1]}", both), (f"{tx} and {ty}", both),
         (f"{both[0]}, {both[1]}\n\n1. {tx} is typical.\n2. {ty} is typical too.\n3. The others are not.", both),
+        (f"{both[0]} and {both[1]} are correct.", both),
         ("None of the above.", None), (f"{x} or {y}", None),
     ]
 
@@ -167,7 +170,7 @@ def zh_set(q: Question) -> Iterator[Form]:
     both = sorted({x, y})
     yield from [
         ("".join(both), both), ("、".join(both), both), ("答案：" + "、".join(both), both), (f"正确答案是{both[0]}和{both[1]}", both),
-        (f'{{"答案": "{both[0]}、{both[1]}"}}', both), ("以上都不对", None), (f"{x}或{y}", None),
+        (f'{{"答案": "{both[0]}、{both[1]}"}}', both), ("答案：" + "".join(both), both), ("、".join(both) + "都正确", both), ("以上都不对", None), (f"{x}或{y}", None),
     ]
 
 
@@ -181,7 +184,7 @@ def en_yes_no(q: Question) -> Iterator[Form]:
 
 
 def zh_yes_no(q: Question) -> Iterator[Form]:
-    yield from [("是", True), ("否", False), ("答案：是", True), ("没有正确选项", False), ("以上选项都不正确", False), ('{"答案": "否"}', False), ("是/否", None)]
+    yield from [("是", True), ("否", False), ("答案：是", True), ("没有正确选项", False), ("以上选项都不正确", False), ("不存在正确答案。", False), ('{"答案": "否"}', False), ("是/否", None)]
 
 
 def en_revision(q: Question, given: str) -> Iterator[Form]:

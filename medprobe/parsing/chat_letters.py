@@ -70,6 +70,9 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
+        r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
+        r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
@@ -109,7 +112,7 @@ _NONE_OF_THEM = re.compile(
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
     r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
-    r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|没有(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
+    r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|(?:没有|不存在|无)(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
@@ -128,6 +131,13 @@ _OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S
 _OPTION_HEAD = re.compile(
     r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]|([A-E])\s*项\s*(?:[:)]|(?:是|为)?\s*(?:不?正确|错误|不?对|错)))"
 )
+#: a final statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
+#: "此患者为<text>。"): read only when the object is exactly that text, nothing more
+_EXACT_TEXT_SPANS = (
+    re.compile(r"\b(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?]+)[.!]?\s*$"),
+    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
+    re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
+)
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
@@ -135,6 +145,7 @@ _TEXT_SPANS = (
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
 )
@@ -151,6 +162,7 @@ _LABELLED_SET = tuple(
         _LEFT + r"(?i:answers?|options?|choices?)\s+(?i:are|is|would\s+be|should\s+be)\s*:?\s*(" + _SET + ")",
         r"\b(?i:options?)\s+(" + _SET + r")\s+(?i:are|is)\s+(?i:(?:the\s+)?(?:correct|right|true))",
         r"(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?\s*(" + _SET + ")",
+        r"(?:(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?|" + _LEFT + r"(?i:answers?)\s*:)\s*([A-E]{2,5})(?![A-Za-z0-9])",
         _SELF_CORRECTION + r"(?i:only\s+)?(" + _SET + ")",
         r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
     )
@@ -158,7 +170,7 @@ _LABELLED_SET = tuple(
 _LIST_GOES_ON = re.compile(r"[ \t]*[,，、;；][ \t]*[^\s,，、;；]")
 _SET_OR = re.compile(r"\s*(?:/|(?i:or)\b|或)\s*" + _SET_ITEM)
 _ALL_OPTIONS = re.compile(
-    r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|全部(?:正确|都对)|都正确"
+    r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|(?:全部|所有)(?:选项)?(?:都)?(?:正确|对)"
 )
 _CONCATENATED = re.compile(r"[A-E]{2,5}")
 
@@ -313,6 +325,11 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
                 yield Statement(None, OPTION_TEXT, sentence, f"{CONFLICT}: the text of {letter} with {bracketed.group(1)}")
             else:
                 yield Statement(letter, OPTION_TEXT, sentence)
+    for pattern in _EXACT_TEXT_SPANS:
+        for match in pattern.finditer(text):
+            letter = option_by_text(match.group(1), option_texts)
+            if letter and clean_text(match.group(1)) == clean_text(option_texts[letter]):
+                yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
 
 
 def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
@@ -442,7 +459,8 @@ def _set_start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return _set_statement(text, match, 1, BARE)
     if _LIST_GOES_ON.match(rest):
         return Statement(None, LEADING, text.split("\n", 1)[0])  # "D, FALLS": the list names something that is no option
-    if _AFTER_LEADING.match(rest) or re.match(r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)", rest) or _SET_OR.match(rest):
+    correct = r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)|\s*(?:都|均)?(?:是)?(?:正确|对)"
+    if _AFTER_LEADING.match(rest) or re.match(correct, rest) or _SET_OR.match(rest):
         return _set_statement(text, match, 1, LEADING)
     return None
 

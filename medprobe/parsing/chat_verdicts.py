@@ -113,7 +113,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LEADING, first_line))
         elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
             found.append(Statement(_value(start), BARE, text))
-        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])", rest):
+        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])|\s+(?i:statement|claim)\b", rest):
             found.append(Statement(_value(start), LEADING, first_line))
     for lead in (_LABEL, subjects):
         for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
