@@ -99,7 +99,8 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"The best answer is {x}, not {y}.", x),
         (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x),
         (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x),
-        (f"This is {tx.lower()}.", x), (f"{tx} is the diagnosis.", x), (f"Most likely: {x}", x), (f"The patient most likely has {x}.", x),
+        (f"This is {tx.lower()}.", x), (f"{tx} is the diagnosis.", x), (f"Most likely: {x}", x), (f"Final: {x}", x), (f"{tx} fits best. ({x})", x), (f"{tx} fits, making {x} the answer.", x),
+        (" ".join(f"{k}: {'yes' if k == x else 'no'}." for k in q.texts), None), (f"The patient most likely has {x}.", x),
         (f"Findings → {tx.lower()} → {x}", x), (f"This is {tx.lower()}, not {ty.lower()}.", None), (f"{x} ({tx})", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 
@@ -122,7 +123,7 @@ def zh_letter(q: Question) -> Iterator[Form]:
         (f"{x}或{y}", None), (f"选项{x}：{tx}……选项{y}：{ty}……", None),
         (f"答：{x}", x), (f"可以排除的是{y}：{ty}。", None), (f"鉴别诊断为{ty}。", None), (f"根据以上分析，最不常见的表现是{x}：{tx}。", x),
         (f"{y}项：正确。{x}项：错误。{z}项：错误。", None), (f"选项{y}说法正确，但本题问的是错误的，故选{x}。", x),
-        (f"{x}项正确。", x), (f"{x}（{tx}）", x), (f"诊断考虑{tx}（{x}）。", x), (f"此患者为{tx}。", x), (f"不考虑{ty}。", None), (f"答案是{x}（{ty}）", None), (f"{y}项正确，{x}项错误。", None),
+        (f"{x}项正确。", x), (f"{x}（{tx}）", x), (f"诊断考虑{tx}（{x}）。", x), (f"此患者为{tx}。", x), (f"正解：{x}", x), (f"选：{x}", x), (f"不考虑{ty}。", None), (f"答案是{x}（{ty}）", None), (f"{y}项正确，{x}项错误。", None),
         (f"应该是{x}。", x), (f"我觉得应该是{x}吧，但不太确定。", None), (f"{y}应该是错的，应该是{x}。", x), (f"{x}。解析：其余选项均不符合题意。", x), (f"正确答案是{x}，因为其余选项都不正确。", x),
     ]
 
@@ -170,7 +171,7 @@ def zh_set(q: Question) -> Iterator[Form]:
     both = sorted({x, y})
     yield from [
         ("".join(both), both), ("、".join(both), both), ("答案：" + "、".join(both), both), (f"正确答案是{both[0]}和{both[1]}", both),
-        (f'{{"答案": "{both[0]}、{both[1]}"}}', both), ("答案：" + "".join(both), both), ("、".join(both) + "都正确", both), ("以上都不对", None), (f"{x}或{y}", None),
+        (f'{{"答案": "{both[0]}、{both[1]}"}}', both), ("答案：" + "".join(both), both), ("、".join(both) + "都正确", both), ("选" + "".join(both), both), ("以上都不对", None), (f"{x}或{y}", None),
     ]
 
 

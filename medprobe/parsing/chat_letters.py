@@ -64,7 +64,7 @@ _WALK_THROUGH = re.compile(
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
-        _LEFT + r"(?i:answer|option|choice|response|selection)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice|response|selection|final)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
@@ -73,14 +73,16 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
+        r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
+        r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
-        r"(?:(?:正确|最佳|最终|标准)?答案|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
         r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
-        r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*" + _ITEM,
+        r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
     )
@@ -138,6 +140,8 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
+#: "A: no. B: yes.": an option judged in a word, inline
+_JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
@@ -162,7 +166,7 @@ _LABELLED_SET = tuple(
         _LEFT + r"(?i:answers?|options?|choices?)\s+(?i:are|is|would\s+be|should\s+be)\s*:?\s*(" + _SET + ")",
         r"\b(?i:options?)\s+(" + _SET + r")\s+(?i:are|is)\s+(?i:(?:the\s+)?(?:correct|right|true))",
         r"(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?\s*(" + _SET + ")",
-        r"(?:(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?|" + _LEFT + r"(?i:answers?)\s*:)\s*([A-E]{2,5})(?![A-Za-z0-9])",
+        r"(?:(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?|(?<![不未])选(?:择)?\s*:?|" + _LEFT + r"(?i:answers?)\s*:)\s*([A-E]{2,5})(?![A-Za-z0-9])",
         _SELF_CORRECTION + r"(?i:only\s+)?(" + _SET + ")",
         r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
     )
@@ -342,8 +346,9 @@ def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement 
 
 
 def walks_through_options(text: str) -> bool:
-    """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…")."""
-    return echoes_options(text, numbered=True) or len({m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}) >= 2
+    """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
+    heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
+    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
