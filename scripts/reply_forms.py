@@ -99,8 +99,7 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"The best answer is {x}, not {y}.", x),
         (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x),
         (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x),
-        (f"This is {tx.lower()}.", x), (f"{tx} is the diagnosis.", x), (f"Most likely: {x}", x), (f"Final: {x}", x), (f"{tx} fits best. ({x})", x), (f"{tx} fits, making {x} the answer.", x),
-        (" ".join(f"{k}: {'yes' if k == x else 'no'}." for k in q.texts), None), (f"The patient most likely has {x}.", x),
+        (f"This is {tx.lower()}.", x), (f"{tx} is the diagnosis.", x), (f"Most likely: {x}", x), (f"Final: {x}", x), (f"{tx} fits best. ({x})", x), (f"{tx} fits, making {x} the answer.", x), (f"The patient most likely has {x}.", x),
         (f"Findings → {tx.lower()} → {x}", x), (f"This is {tx.lower()}, not {ty.lower()}.", None), (f"{x} ({tx})", x), (f"Answer: {x}, because {ty} ({y}) does not fit.", x), ("\n".join(f"{k}) {t}" for k, t in q.texts.items()), None),
     ]
 

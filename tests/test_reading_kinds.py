@@ -64,3 +64,9 @@ CASES = [
 def test_the_reported_reply_is_read_as_its_reader_would(reply: str, fmt: AnswerFormat, expected: object) -> None:
     reading = read_strict(reply, fmt)
     assert jsonable(reading.value) == expected, reading
+
+
+def test_an_inline_walk_through_the_options_is_never_read_as_its_first_option() -> None:
+    """"A: no. B: no. C: yes. …" judges every option; it was read as A (the leading letter). It now stays
+    unread: a false read is worse than a miss, and no rule yet reads the one "yes" among the "no"s."""
+    assert read_strict("A: no. B: no. C: yes. D: no. E: no.", _mcq(EN)).value is None
