@@ -15,7 +15,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's medprobe, whichever one is installed
 
 from reply_corpus import has_reference, load, read  # noqa: E402
 
@@ -43,15 +44,24 @@ def main() -> None:
                 cell[2] += read_it and plain(value) != expected
                 cell[3] += not read_it and expected is not None
                 cell[4] += expected is not None
-    print("read = share of replies given an answer; misread = answers that differ from the corpus's reading;")
-    print("missed = replies with an answer the reader did not read\n")
-    print(f"{'method':<11} {'lang':<4} {'replies':>7} {'answerable':>10} | {'reference: read':>15} {'misread':>7} {'missed':>6} | {'strict: read':>12} {'misread':>7} {'missed':>6}")
+    print("read = share of replies given an answer; false reads = answers that differ from the corpus's reading")
+    print("(an answer read from a reply that gives none included); misses = replies with an answer the reader")
+    print("did not read, and their share of the answerable replies\n")
+    head = f"{'method':<11} {'lang':<4} {'replies':>7} {'answerable':>10}"
+    print(f"{head} | {'reference: read':>15} {'false':>5} {'misses':>12} | {'strict: read':>12} {'false':>5} {'misses':>12}")
     for (method, lang), modes in sorted(rows.items(), key=lambda kv: (kv[0][0] == "all", kv[0])):
         n, answerable = modes["strict"][0], modes["strict"][4]
-        cells = [f"{100 * modes[m][1] / modes[m][0]:>{w}.1f}% {modes[m][2]:>7} {modes[m][3]:>6}" if modes[m][0] else f"{'–':>{w + 1}} {'–':>7} {'–':>6}"
-                 for m, w in (("reference", 14), ("strict", 11))]
+        cells = [_cell(modes[m], w) for m, w in (("reference", 14), ("strict", 11))]
         print(f"{method:<11} {lang:<4} {n:>7} {answerable:>10} | {cells[0]} | {cells[1]}")
 
+
+def _cell(counts: list[int], width: int) -> str:
+    """read %, false reads, misses (count and share of the answerable replies) of one reader."""
+    n, read_it, false_reads, misses, answerable = counts
+    if not n:
+        return f"{'–':>{width + 1}} {'–':>5} {'–':>12}"
+    missed = f"{misses} ({100 * misses / answerable:.1f}%)" if answerable else f"{misses}"
+    return f"{100 * read_it / n:>{width}.1f}% {false_reads:>5} {missed:>12}"
 
 if __name__ == "__main__":
     main()

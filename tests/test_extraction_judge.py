@@ -113,3 +113,15 @@ def test_the_judge_needs_a_model() -> None:
     with pytest.raises(MedprobeError, match="needs a model"):
         judge_model({"extractor": "judge:"})
     assert judge_model({"extractor": "rules"}) is None
+
+
+def test_the_judge_is_told_the_strict_reader_s_refusals() -> None:
+    """The judge reads only what the rules left unread, so it must refuse what they refuse: an option
+    weighed while reasoning, both verdicts, none of the above, a letter with another option's text."""
+    from medprobe.engine.extraction import extraction_prompt
+    from medprobe.records import AnswerFormat, Probe
+
+    fmt = AnswerFormat(kind="option_letter", options=["A", "B"], option_texts={"A": "x", "B": "y"})
+    prompt = extraction_prompt(Probe(id="p", method="multifacet", knowledge_point="k", facet="MCQ", prompt="Q?", answer_format=fmt), "r")
+    for refusal in ("finally commits", "both verdicts", "none of the options", "text of another option"):
+        assert refusal in prompt

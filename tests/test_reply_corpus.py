@@ -1,10 +1,13 @@
 """Strict reading against the reply corpus: every reply's reading is asserted (tests/reply_corpus.py says
 what a record holds). The corpus mixes real replies from llama.cpp's OpenAI-compatible server
-(scripts/gather_replies.py, several prompt styles) with hand-written forms for each method and language."""
+(scripts/gather_replies.py, several prompt styles) with hand-written forms for each method and language
+(scripts/reply_forms.py: the kinds of reply that were read wrongly or missed, each put to several questions)."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from reply_corpus import load, read
@@ -15,7 +18,7 @@ CORPUS = load()
 
 
 def test_the_corpus_covers_real_replies_and_every_method_and_language() -> None:
-    assert len(CORPUS) >= 300
+    assert len(CORPUS) >= 1500 and sum(r["language"] == "zh" for r in CORPUS) >= 300
     assert len({r["id"] for r in CORPUS}) == len(CORPUS)
     sources = Counter("server" if r["source"].startswith("llama_cpp.server") else r["source"] for r in CORPUS)
     assert sources["server"] >= 150 and sources["hand-written"] >= 150, sources
@@ -41,3 +44,12 @@ def test_reference_mode_keeps_the_published_extractors() -> None:
     for reply in ("The answer is C.", "**C**", "(C)"):
         record = by_reply[("MCQ", reply)]
         assert read(record, "reference").value is None and read(record).value == "C"
+
+
+def test_the_hand_written_forms_are_the_ones_the_script_writes() -> None:
+    """The corpus's form-… records are what scripts/reply_forms.py writes, so a form changed in one place
+    is changed in the other."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    from reply_forms import records
+
+    assert [r for r in CORPUS if r["id"].startswith("form-")] == list(records())

@@ -3,7 +3,9 @@
 Only replies that strict reading leaves unparsed are sent, each with the question (without its solved
 examples), the reply, and a fixed instruction asking for the answer the reply gave — in the canonical
 form the strict rules read ("C", "A, C", "true", "yes", "incorrect, the correct answer is C") — or NONE.
-The judge is told not to answer the question itself. Its requests go through the engine like any
+The judge is told not to answer the question itself, and to apply the strict reader's refusals: no
+answer from options weighed while reasoning, both verdicts, several options, none-of-the-above, or a
+letter given with another option's text. Its requests go through the engine like any
 other (cache, resume, the run's responses.jsonl, under the probe id ``<probe>/extract``), so a re-run
 asks nothing twice and a re-score reads the same judgements. Readings it supplies are counted apart
 (family ``judge``) in every report.
@@ -34,8 +36,10 @@ _ASK = {
 _TEMPLATE = (
     "You read another model's reply to a test question and report which answer the reply gave. Do not "
     "answer the question yourself, and do not judge whether the reply is right.\n\n"
-    "Question:\n{question}\n\nReply:\n<<<\n{reply}\n>>>\n\n{ask} If the reply gives no answer, gives several "
-    "different answers, or is unsure, write NONE."
+    "Question:\n{question}\n\nReply:\n<<<\n{reply}\n>>>\n\n{ask} The answer is what the reply finally commits "
+    "to; options or verdicts it weighs while reasoning, and answers to other questions, are not its answer. Write NONE "
+    "if the reply gives no answer, gives several different answers or both verdicts, says that none of the options is "
+    "right, names a letter together with the text of another option, or is unsure."
 )
 
 

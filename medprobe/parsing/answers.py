@@ -17,8 +17,9 @@ from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.exact_answers import exact_answer
 from medprobe.parsing.option_letter import EMPTY_REPLY
-from medprobe.parsing.reading import JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
+from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
+from medprobe.parsing.structured import answer_fields
 from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
@@ -40,7 +41,10 @@ _CONCLUSION = re.compile(r"(?i:\b(?:therefore|thus|hence|so|in\s+conclusion|in\s
 
 def conclusion(chain: str) -> str:
     """A reasoning chain's conclusion: the text from its last "Therefore" / "因此" on (the whole chain
-    when it has none). The reasoning before it weighs every option; only the conclusion answers."""
+    when it has none). The reasoning before it weighs every option; only the conclusion answers. A
+    chain written as JSON is kept whole: its answer field is its conclusion, wherever "therefore" stands."""
+    if answer_fields(chain) is not None:
+        return chain
     found = list(_CONCLUSION.finditer(chain))
     return chain[found[-1].start() :] if found else chain
 
@@ -67,6 +71,33 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
             return Reading(None, UNPARSED, "answers a question of its own")
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
+    fields = answer_fields(text)
+    return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt)
+
+
+def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
+    """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
+    revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
+    they are read together."""
+    if fmt.kind == "verdict_letter":
+        fields = [". ".join(fields)]
+    readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
+    unread = next((r for r in readings if not r.read), None)
+    if not readings or unread is not None:
+        return Reading(None, UNPARSED, (unread.reason if unread else "not text") + " (JSON answer field)")
+    values = {json_key(r.value) for r in readings}
+    if len(values) > 1:
+        return Reading(None, UNPARSED, f"{DIFFERENT} in the JSON answer fields")
+    return Reading(readings[0].value, JSON)
+
+
+def json_key(value: Any) -> str:
+    """A read answer as comparable text (revisions and letter sets included)."""
+    return repr(jsonable(value))
+
+
+def _read_rules(text: str, fmt: AnswerFormat) -> Reading:
+    """A cleaned reply read by the strict rules of its answer format."""
     if fmt.kind == "option_letter":
         return read_option_letter(text, fmt.option_texts, fmt.options)
     if fmt.kind == "letter_set":

@@ -8,11 +8,17 @@ text. This module reads those and refuses to guess:
   (``bare``), an answer opening the reply (``leading``), an answer label or phrase anywhere
   (``labelled``), an option named by its text (``option text``) — and the reply is read only when
   they all give the same answer;
-* a statement naming two options ("A or C") or hedged ("maybe C") makes the reply unreadable;
-* a reply that repeats the option list ("A: … B: … C: …") has no leading answer;
+* a statement naming two options ("A or C") or hedged ("maybe C") makes the reply unreadable, and so does
+  a letter given with another option's text ("D: <text of E>", "riboflavin (C)" when riboflavin is B),
+  a reply saying that no option is right ("none of the above", "以上都不对"), and one listing several
+  options' texts without a pick;
+* a reply that repeats the option list ("A: … B: … C: …", also numbered "1) … 2) …") has no leading answer;
+* a reply answering several numbered questions ("1. B  2. C") answers other questions, not ours;
 * a letter that is not one of the question's options is not an answer.
 
-Mentions of options inside an explanation ("Option A is wrong because …") are not answer statements.
+Mentions of options inside an explanation ("Option A is wrong because …", "each option:\nA. …") are
+not answer statements; a reply that judges options while reasoning ("option C is correct", "C是正确的")
+and then commits to one ("The answer is B") is read by its commitment (``final statement``).
 English and Chinese forms are both always tried: models answer Chinese questions in English, and the
 words of the two languages cannot be confused.
 """
@@ -23,7 +29,22 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, OPTION_TEXT, UNPARSED, Reading
+from medprobe.parsing.reading import (
+    BARE,
+    BOTH_VERDICTS,
+    CONFLICT,
+    DIFFERENT,
+    FINAL,
+    IMPLIED,
+    LABELLED,
+    LEADING,
+    NONE_RIGHT,
+    OPTION_TEXT,
+    OTHER_QUESTION,
+    SEVERAL,
+    UNPARSED,
+    Reading,
+)
 from medprobe.parsing.reply_text import hedged, sentence_at
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
@@ -35,29 +56,102 @@ _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rat
 _AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
 
+#: before "option:" / "option is" these words announce a walk through the options, not an answer
+#: ("each option:\nA. …", "the first option is A: …")
+_WALK_THROUGH = re.compile(
+    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?)$"
+)
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
-        _LEFT + r"(?i:answer|option|choice|response|selection)\s*(?::|\n)\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice|response|selection|final)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
-        r"\b(?i:I(?:\s+would|'d|\s+will)?\s+(?:choose|select|pick|go\s+with))\s+" + _ITEM,
-        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best|most\s+(?:appropriate|likely))\s+(?:answer|option|choice))",
-        r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
+        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
+        _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
+        r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
+        r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
+        r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
+        r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
+        r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
+        r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
+        r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
-        r"(?:正确|最佳|最终|标准)?(?:答案|选项)\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
-        r"(?:应|应该|我)?选(?:择)?\s*" + _ITEM,
-        _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项|的)",
+        r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
+        r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
+        r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
+        r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
+        r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
+        _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
     )
+)
+#: statements that judge one option while the reply reasons ("option C is correct", "C是正确的"): answers only
+#: when the reply commits to nothing else
+_JUDGING_LETTER = tuple(
+    re.compile(p)
+    for p in (
+        r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
+        _LEFT + r"[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right))\b(?!\s+(?i:answer|option|choice))",
+        _LEFT + _ITEM + r"(?:\s*项)?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
+    )
+)
+#: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT",
+#: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?\s*[:.)\-–—]\s*(?=\S)")
+#: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
+_LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
+_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
+#: the sentence (or list item) after a letter, where a named option text must be the letter's own
+_UNTIL_SENTENCE_END = re.compile(r"[^\n。;；!?！？]*")
+#: "riboflavin (C)": an option text followed by a letter in brackets
+_TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
+#: the reply says that no option is right: an answer that names none (never when an option says so itself)
+_NONE_OF_THEM = re.compile(
+    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:correct|right)"
+    r"|\b(?:answer|option|choice|answer_choice)\b[\"']?\s*(?:is|:)\s*[\"']?none\s+of\s+(?:the\s+)?(?:above|options|choices)"
+    r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
+    r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
+    r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
+    r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|(?:没有|不存在|无)(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
+)
+#: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
+_NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
+#: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
+_RULED_OUT = re.compile(
+    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first|second|third|next|another|other|differential)\b)"
+    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一"
 )
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
-_ECHO = re.compile(r"(?:^|[\t\n]|\s{2,})([A-E])\s*[:.)]\s*\S")
-_OPTION_LINE = re.compile(r"\s*[A-E]\s*[:.)]\s*\S")
-#: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>"
+#: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
+_ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
+_OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S")
+#: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
+#: options one by one
+_OPTION_HEAD = re.compile(
+    r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]|([A-E])\s*项\s*(?:[:)]|(?:是|为)?\s*(?:不?正确|错误|不?对|错)))"
+)
+#: a final statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
+#: "此患者为<text>。"): read only when the object is exactly that text, nothing more
+_EXACT_TEXT_SPANS = (
+    re.compile(r"\b(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?]+)[.!]?\s*$"),
+    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
+    re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
+)
+#: "A: no. B: yes.": an option judged in a word, inline
+_JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
+#: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
+#: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
+    re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
+    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
 )
 
 # Sets of letters (multiple-answer questions)
@@ -72,6 +166,7 @@ _LABELLED_SET = tuple(
         _LEFT + r"(?i:answers?|options?|choices?)\s+(?i:are|is|would\s+be|should\s+be)\s*:?\s*(" + _SET + ")",
         r"\b(?i:options?)\s+(" + _SET + r")\s+(?i:are|is)\s+(?i:(?:the\s+)?(?:correct|right|true))",
         r"(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?\s*(" + _SET + ")",
+        r"(?:(?:正确|最终)?答案\s*(?:是|为|应为)?\s*:?|(?<![不未])选(?:择)?\s*:?|" + _LEFT + r"(?i:answers?)\s*:)\s*([A-E]{2,5})(?![A-Za-z0-9])",
         _SELF_CORRECTION + r"(?i:only\s+)?(" + _SET + ")",
         r"(?:应|应该|我)?选(?:择)?\s*(" + _SET + ")",
     )
@@ -79,7 +174,7 @@ _LABELLED_SET = tuple(
 _LIST_GOES_ON = re.compile(r"[ \t]*[,，、;；][ \t]*[^\s,，、;；]")
 _SET_OR = re.compile(r"\s*(?:/|(?i:or)\b|或)\s*" + _SET_ITEM)
 _ALL_OPTIONS = re.compile(
-    r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|全部(?:正确|都对)|都正确"
+    r"\b(?i:all\s+(?:of\s+)?(?:the\s+)?(?:above|options|choices|of\s+them)(?:\s+(?:are|is)\s+correct)?)\b|以上(?:都|全)(?:是|对|正确)|(?:全部|所有)(?:选项)?(?:都)?(?:正确|对)"
 )
 _CONCATENATED = re.compile(r"[A-E]{2,5}")
 
@@ -92,6 +187,8 @@ class Statement:
     value: object
     rule: str
     sentence: str
+    #: for a statement that gives no answer (value None), why: "several options" unless said
+    why: str = ""
 
 
 def clean_text(text: str) -> str:
@@ -99,9 +196,12 @@ def clean_text(text: str) -> str:
     return _TRAILING.sub("", text.strip()).strip().lower()
 
 
-def echoes_options(text: str) -> bool:
-    """The reply repeats the option list (three or more "X:" / "X." labels), so it has no leading answer."""
-    return len({m.group(1) for m in _ECHO.finditer(text)}) >= 3
+def echoes_options(text: str, *, numbered: bool = False) -> bool:
+    """The reply repeats the option list (three or more "X:" / "X." labels), so it has no leading answer.
+    With ``numbered``, labels "1)" … "5)" count too (a model renumbering the options); a list of reasons is
+    numbered the same way, so only a one-answer reply, whose answer must still be stated, counts them."""
+    labels = {m.group(1) for m in _ECHO.finditer(text)}
+    return len(labels if numbered else labels - set("12345")) >= 3
 
 
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -119,43 +219,141 @@ def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
 
 def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
-    the option's own text (``leading``)."""
-    match = re.match(r"\s*" + _ITEM, text)
+    the option's own text (``leading``). "C项" is the letter too."""
+    match = re.match(r"\s*" + _ITEM + r"(?:\s*项)?", text)
     if not match:
         return None
     letter, rest = match.group(1), text[match.end() :]
     own = clean_text(option_texts.get(letter, ""))
     rest_clean = clean_text(rest.lstrip(".:)]，。：,-–— \t"))
+    if rest_clean.startswith("(") and rest_clean.endswith(")"):
+        rest_clean = rest_clean[1:-1].strip()  # "C (Doxycycline)", "C（多西环素）"
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
     named = option_by_text(rest_clean.split("\n", 1)[0], option_texts)
-    if _SEVERAL.match(text, match.end()) or (named is not None and named != letter):
-        return Statement(None, LEADING, first_line)  # "A or C", or the letter of one option with another's text
+    if named is not None and named != letter:
+        return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
+    if _SEVERAL.match(text, match.end()):
+        return Statement(None, LEADING, first_line)  # "A or C"
     if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)):
         return Statement(letter, LEADING, first_line)
     return None
 
 
-def _labelled(text: str, exclude_before: re.Pattern[str] | None) -> Iterator[Statement]:
-    for pattern in _LABELLED_LETTER:
+def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose text follows a letter ("D: <text>", "C (text)"), when it is another option's:
+    the letter and the text then disagree."""
+    join = _LETTER_TEXT_JOIN.match(text, end)
+    rest = _UNTIL_SENTENCE_END.match(text, join.end() if join else end)
+    span = rest.group(0).strip().rstrip(")") if rest else ""
+    named = option_by_text(span, option_texts) if span else None
+    return named if named is not None and named != letter else None
+
+
+def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose text stands right before a bracketed letter ("<text> (E) is the most likely
+    diagnosis"), when it is another option's."""
+    if start == 0 or text[start - 1] not in "([":
+        return None
+    before = text[: start - 1].rstrip().lower()
+    named = [other for other, t in option_texts.items() if t and before.endswith(t.lower())]
+    return next((other for other in named if other != letter), None) if named and letter not in named else None
+
+
+def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
+    """One answer letter found by a pattern: several options when another letter is joined to it, a
+    conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
+    letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
+    if _SEVERAL.match(text, match.end()):
+        return Statement(None, rule, sentence)
+    other = _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
+    if other is not None:
+        return Statement(None, rule, sentence, f"{CONFLICT}: {letter} with the text of {other}")
+    return Statement(letter, rule, sentence)
+
+
+def _labelled(
+    text: str, option_texts: Mapping[str, str], exclude_before: re.Pattern[str] | None, patterns: Sequence[re.Pattern[str]] = _LABELLED_LETTER
+) -> Iterator[Statement]:
+    for pattern in patterns:
         for match in pattern.finditer(text):
-            if exclude_before is not None and exclude_before.search(text[: match.start()]):
+            before = text[: match.start()]
+            if exclude_before is not None and exclude_before.search(before):
                 continue
-            several = _SEVERAL.match(text, match.end()) is not None
-            yield Statement(None if several else match.group(1), LABELLED, sentence_at(text, match.start(), match.end()))
+            if _WALK_THROUGH.search(before):
+                continue  # "let's look at each option:\nA. …"
+            yield _letter_statement(text, match, option_texts, LABELLED)
+
+
+def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text."""
+    for match in _IS_LETTER_TEXT.finditer(text):
+        letter = match.group(1)
+        if _RULED_OUT.search(_sentence_before(text, match.start())):
+            continue  # "可以排除的是A：HBV", "the first option is A: Fever"
+        rest = _UNTIL_SENTENCE_END.match(text, match.end())
+        named = option_by_text(rest.group(0) if rest else "", option_texts)
+        if named == letter:
+            yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
+
+
+def _sentence_before(text: str, start: int) -> str:
+    """The part of the sentence (or line) that comes before ``text[start]``."""
+    left = max((m.end() for m in _SENTENCE_BREAK.finditer(text, 0, start)), default=0)
+    return text[left:start]
 
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    """Options named by their text: a line that is an option's text (several such lines list options
+    without a pick), or a text after "the answer is" / "最可能的诊断是" (with a bracketed letter, it must
+    be that option's)."""
+    texts = {clean_text(t) for t in option_texts.values()}
+    lines = {option_by_text(line, option_texts) for line in text.split("\n") if clean_text(line) in texts}
+    lines.discard(None)
+    if len(lines) > 1:
+        yield Statement(None, OPTION_TEXT, text, f"{SEVERAL} listed without a pick: " + ", ".join(sorted(str(x) for x in lines)))
+        return
     first_line = text.split("\n", 1)[0]
-    letter = option_by_text(first_line, option_texts) if clean_text(first_line) in {clean_text(t) for t in option_texts.values()} else None
+    letter = option_by_text(first_line, option_texts) if clean_text(first_line) in texts else None
     if letter:
         yield Statement(letter, OPTION_TEXT, first_line)
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts)
-            if letter:
-                yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(), match.end()))
+            if not letter or _RULED_OUT.search(_sentence_before(text, match.start(1))):
+                continue
+            sentence = sentence_at(text, match.start(), match.end())
+            bracketed = _TEXT_THEN_LETTER.search(match.group(1))
+            if bracketed and bracketed.group(1) != letter:
+                yield Statement(None, OPTION_TEXT, sentence, f"{CONFLICT}: the text of {letter} with {bracketed.group(1)}")
+            else:
+                yield Statement(letter, OPTION_TEXT, sentence)
+    for pattern in _EXACT_TEXT_SPANS:
+        for match in pattern.finditer(text):
+            letter = option_by_text(match.group(1), option_texts)
+            if letter and clean_text(match.group(1)) == clean_text(option_texts[letter]):
+                yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
+
+
+def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+    """"None of the above", "以上都不对": the reply answers that no option is right — unless an option
+    itself says that, in which case it is that option's text and read as such."""
+    match = _NONE_OF_THEM.search(text)
+    if match is None or any(_NONE_OF_THEM.search(t) or clean_text(t).startswith("none of") or "以上都" in t for t in option_texts.values()):
+        return None
+    return Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{NONE_RIGHT} is right, says the reply")
+
+
+def walks_through_options(text: str) -> bool:
+    """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
+    heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
+    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
+
+
+def answers_other_questions(text: str) -> bool:
+    """One numbered answer per line ("1. B\\n2. C"): the reply answers a list of questions, not ours."""
+    return len(_NUMBERED_ANSWER.findall(text)) >= 2
 
 
 def letter_statements(
@@ -166,38 +364,59 @@ def letter_statements(
 
     Besides the opening, a later line that starts with an option ("D", "C: text") is an answer
     statement too — unless the reply labels its answer somewhere, in which case such lines are taken
-    for the explanation of the options."""
-    labelled = list(_labelled(text, exclude_before))
+    for the explanation of the options. Statements that judge an option while reasoning ("option C is
+    correct") count only when the reply commits to nothing else; when it does, its commitments are read
+    as its ``final statement``."""
+    if answers_other_questions(text):
+        return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
+    labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
+    judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
+    walk = walks_through_options(text)
+    if labelled and (judging or walk):
+        labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
+    elif not walk:
+        labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
     lines = text.split("\n")
-    echo = echoes_options(text)
     found = []
     for i in range(1 if labelled else len(lines)):
-        if echo and _OPTION_LINE.match(lines[i]):
+        if walk and _OPTION_LINE.match(lines[i]):
             continue  # a line of the repeated option list, not an answer
+        if labelled and _OPTION_HEAD.match(lines[i]):
+            continue  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled
     if not any(s.value for s in found):
         found += _named_by_text(text, option_texts)
-    return found
+    none = says_none_is_right(text, option_texts)
+    return found + [none] if none else found
+
+
+#: what ``decide`` reads when the answer is a verdict: two different ones are both verdicts
+_VERDICTS = ("verdict", "yes/no answer")
 
 
 def decide(statements: Sequence[Statement], options: Sequence[str], what: str = "option", text: str = "") -> Reading:
-    """One reading from the answer statements of ``text``, or the reason there is none. The strongest
-    rule that found the answer names the family (bare > leading > labelled > option text > implied)."""
+    """One reading from the answer statements of ``text``, or the reason there is none (its first words
+    one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
+    found the answer names the family (bare > leading > labelled > final statement > option text > implied)."""
     if not statements:
         return Reading(None, UNPARSED, "hedged, no committed answer" if hedged(text[:300]) else f"no {what} found")
-    if any(s.value is None for s in statements):
-        return Reading(None, UNPARSED, f"names several {what}s in one answer")
+    unread = [s for s in statements if s.value is None]
+    if unread:
+        why = next((s.why for s in unread if s.why), "")
+        several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
+        return Reading(None, UNPARSED, why or f"{several} in one answer")
     if any(hedged(s.sentence) for s in statements):
         return Reading(None, UNPARSED, "hedged answer")
     values = {s.value for s in statements}
     if len(values) > 1:
-        return Reading(None, UNPARSED, f"gives different {what}s: " + "; ".join(sorted(_show(v) for v in values)))
+        kind = BOTH_VERDICTS if what in _VERDICTS else DIFFERENT
+        return Reading(None, UNPARSED, f"{kind}: " + "; ".join(sorted(_show(v) for v in values)))
     (value,) = values
     if options and not set(_letters(value)) <= set(options):
         return Reading(None, UNPARSED, f"{_show(value)} is not among the options")
-    order = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED)
+    order = (BARE, LEADING, LABELLED, FINAL, OPTION_TEXT, IMPLIED)
     return Reading(value, min((s.rule for s in statements), key=order.index))
 
 
@@ -245,7 +464,8 @@ def _set_start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return _set_statement(text, match, 1, BARE)
     if _LIST_GOES_ON.match(rest):
         return Statement(None, LEADING, text.split("\n", 1)[0])  # "D, FALLS": the list names something that is no option
-    if _AFTER_LEADING.match(rest) or re.match(r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)", rest) or _SET_OR.match(rest):
+    correct = r"\s+(?i:are|is)\s+(?:the\s+)?(?i:correct|right|true)|\s*(?:都|均)?(?:是)?(?:正确|对)"
+    if _AFTER_LEADING.match(rest) or re.match(correct, rest) or _SET_OR.match(rest):
         return _set_statement(text, match, 1, LEADING)
     return None
 
@@ -272,4 +492,5 @@ def read_letter_set(text: str, option_texts: Mapping[str, str], options: Sequenc
     if not any(s.value for s in found):
         by_text = _set_by_text(text, option_texts)
         found += [by_text] if by_text else []
-    return decide(found, options, "option set", text)
+    none = says_none_is_right(text, option_texts)
+    return decide(found + [none] if none else found, options, "option set", text)

@@ -7,7 +7,10 @@ stated verdict anywhere ("Answer: False", "The statement is incorrect", "答案�
 (``labelled``) — and the reply is read only when all of them agree. A verdict word must end where it
 stands ("Correctly", "Correct answer is", "正确答案", "对于" are not verdicts), one followed by "or" / "/"
 names both verdicts, and a hedged statement ("partially true", "可能正确") is no verdict. Negations are
-read: "not true" is false, "not incorrect" is true.
+read: "not true" is false, "not incorrect" is true. A verdict opening a later line or following " / "
+("true\nfalse", "True - … / False - …") is one more verdict statement, so a reply giving both is unread.
+A quoted statement is the claim judged, never a verdict: in 'The statement "X is not Y" is false.' only
+"is false" is read.
 
 The reference word lists are substring tests (REFERENCE_METHODS §3.1–3.2), under which "Incorrect"
 contains "correct" and, with the case-sensitive F-list, reads as *true*; that is why strict mode has
@@ -20,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from medprobe.parsing.chat_letters import Statement, decide, letter_statements
+from medprobe.parsing.chat_letters import Statement, decide, letter_statements, says_none_is_right
 from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
 from medprobe.parsing.reply_text import sentence_at
 from medprobe.parsing.verdict_letter import Revision
@@ -58,19 +61,35 @@ REVISION = Vocabulary(
     false=r"(?i:incorrect|wrong|false|not\s+correct|no)|不正确|错误|不对|错",
 )
 
+#: "Absolutely false.": an adverb that only stresses the verdict opening a reply
+_ADVERB = r"(?:(?i:absolutely|definitely|clearly|certainly|completely|entirely)\s+)?"
 #: "是正确的" / "这是错误的": a Chinese copula before the verdict word at the start of a reply
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
-    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?:答案|结论|判断|回答)\s*(?:是|为)?\s*:?\s*"
+    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?i:statement)\s*:\s*"
+    r"|(?:答案|结论|(?:判断|回答)(?:结果)?|答)\s*(?:是|为)?\s*:?\s*"
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
 )
+#: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
+_QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』')
+#: a quotation that is a statement, not a quoted answer word ('Answer: "False"', “正确”): several words, or a
+#: Chinese clause of four characters or more
+_STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
+_QUOTED = '"…"'
 _SUBJECT = (
-    r"(?i:(?:the|this|that)\s+(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?\s+is\s+"
-    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)\s+is\s+|I\s+would\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
-    r"|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题)\s*(?:是|为)?\s*"
+    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
+#: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
+_SEGMENT = re.compile(r"\n\s*|\s/\s*")
+
+
+def _mask_statement(match: re.Match[str]) -> str:
+    quoted = next(group for group in match.groups() if group is not None)
+    return _QUOTED if _STATEMENT.search(quoted) else match.group(0)
 
 
 def _value(match: re.Match[str]) -> bool:
@@ -80,8 +99,13 @@ def _value(match: re.Match[str]) -> bool:
 def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT) -> list[Statement]:
     """Every verdict statement in a cleaned reply (see the module docstring)."""
     word = vocab.word()
+    text = _QUOTATION.sub(_mask_statement, text)
     found: list[Statement] = []
-    start = re.match(_COPULA + word.pattern, text)
+    start = re.match(_ADVERB + _COPULA + word.pattern, text)
+    for segment in _SEGMENT.finditer(text):
+        later = word.match(text, segment.end())
+        if later and re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)/])", text[later.end() :]):
+            found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:
         rest = text[start.end() :]
         first_line = text.split("\n", 1)[0]
@@ -89,10 +113,10 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LEADING, first_line))
         elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
             found.append(Statement(_value(start), BARE, text))
-        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])", rest):
+        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])|\s+(?i:statement|claim)\b", rest):
             found.append(Statement(_value(start), LEADING, first_line))
     for lead in (_LABEL, subjects):
-        for match in re.finditer(rf"(?<![\w])(?:{lead})" + word.pattern, text):
+        for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
             if _CONDITIONAL.search(text, 0, match.start()):
                 continue  # "judge whether her answer is right", "if it is wrong": a question, not a verdict
             several = _BOTH.match(text, match.end()) is not None
@@ -128,8 +152,10 @@ def read_answer_existence(text: str, option_texts: Mapping[str, str], options: S
     none = _NONE_AMONG.search(text)
     if none:
         found.append(Statement(False, IMPLIED, sentence_at(text, none.start(), none.end())))
+    elif (says_none := says_none_is_right(text, option_texts)) is not None:
+        found.append(Statement(False, IMPLIED, says_none.sentence))
     if not found:
-        named = [s for s in letter_statements(text, option_texts) if s.rule == LABELLED and _AN_ANSWER.search(s.sentence)]
+        named = [s for s in letter_statements(text, option_texts) if s.value is not None and s.rule == LABELLED and _AN_ANSWER.search(s.sentence)]
         if named:  # whichever option it names, the reply says the right answer is among them
             found.append(Statement(True, IMPLIED, named[0].sentence))
     return decide(found, [], "yes/no answer", text)
@@ -139,7 +165,7 @@ def read_answer_existence(text: str, option_texts: Mapping[str, str], options: S
 _GIVEN_SUBJECT = (
     r"(?i:(?:alice's|alices|her|the\s+given|the\s+provided)\s+(?:answer|choice|option)(?:\s*\(?[A-E]\)?)?\s+(?:is|was)\s+"
     r"|alice\s+(?:is|was)\s+)"
-    r"|(?:爱丽丝|给出|提供)的?(?:答案|选择)?\s*(?:是|为)?\s*"
+    r"|(?:爱丽丝|给出|提供)的?(?:答案|选择|回答|选项)?\s*(?:是|为)?\s*"
 )
 _GIVEN_BEFORE = re.compile(r"(?i:alice'?s?|her|the\s+given|given|provided)\s*$|(?:爱丽丝|给出|提供)的?\s*$")
 _CORRECTION = re.compile(

@@ -11,6 +11,9 @@ Rule families (display order):
 * ``leading`` — the answer opens the reply and an explanation follows ("C. Because …");
 * ``labelled`` — an answer label or phrase names it ("Answer: (C)", "The answer is C", "答案：C",
   "Therefore, the statement is false");
+* ``json`` — the reply is (or holds) a JSON object whose answer field gives it (``{"answer": "C"}``);
+* ``final statement`` — the reply judges several options while reasoning ("option D is incorrect",
+  "选项A……是正确的") and then commits to one ("The answer is B", "所以，正确答案是D"): the commitment is read;
 * ``option text`` — the reply names an option by its text instead of its letter;
 * ``implied`` — the answer follows from what the reply states without the asked-for word (a revision
   reply giving only "The correct answer is C": Alice's letter means "correct", another means
@@ -23,7 +26,9 @@ Rule families (display order):
 
 Methods may add their own families (MedDisKEval's "answer pattern", SDAK's "verdict first"); they are
 listed after the known ones and before ``unparsed`` and ``no reply``; a method's own family of unread
-replies is named ``"unparsed: <why>"`` so that it counts as a parse failure.
+replies is named ``"unparsed: <why>"`` so that it counts as a parse failure. Strict reading tallies the
+unread replies whose reason is one of ``UNREAD_KINDS`` the same way (``"unparsed: both verdicts"``), so
+the report shows *why* replies went unread, not only how many.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 BARE = "bare"
 LEADING = "leading"
 LABELLED = "labelled"
+JSON = "json"
+FINAL = "final statement"
 OPTION_TEXT = "option text"
 IMPLIED = "implied"
 REFERENCE = "reference"
@@ -43,12 +50,33 @@ JUDGE = "judge"
 UNPARSED = "unparsed"
 NO_REPLY = "no reply"
 
-FAMILIES: tuple[str, ...] = (BARE, LEADING, LABELLED, OPTION_TEXT, IMPLIED, REFERENCE, RANDOM_FILL, JUDGE, UNPARSED, NO_REPLY)
+FAMILIES: tuple[str, ...] = (BARE, LEADING, LABELLED, JSON, FINAL, OPTION_TEXT, IMPLIED, REFERENCE, RANDOM_FILL, JUDGE, UNPARSED, NO_REPLY)
 _LAST = (UNPARSED, NO_REPLY)
 #: families of replies that no rule and no judge read: together they make the parse-failure rate
 NOT_READ: frozenset[str] = frozenset({RANDOM_FILL, UNPARSED, NO_REPLY})
 #: a method's own families of unread replies start with this (e.g. "unparsed: no number")
 UNPARSED_PREFIX = UNPARSED + ": "
+
+
+# Why a reply that gives an answer-like text is still unread: each reason of strict reading starts with one
+# of these phrases (the rest names the details), and the report counts them apart.
+BOTH_VERDICTS = "both verdicts"
+SEVERAL = "several options"
+CONFLICT = "letter and text disagree"
+NONE_RIGHT = "none of the options"
+OTHER_QUESTION = "other questions"
+DIFFERENT = "different answers"
+HEDGED = "hedged"
+UNREAD_KINDS: tuple[str, ...] = (BOTH_VERDICTS, SEVERAL, CONFLICT, NONE_RIGHT, OTHER_QUESTION, DIFFERENT, HEDGED)
+
+
+def unread_family(reading: Reading) -> str:
+    """The family to tally for a reply no rule read: ``"unparsed: <kind>"`` when its reason is one of
+    ``UNREAD_KINDS``, otherwise plain ``unparsed`` (or ``no reply``)."""
+    if reading.rule != UNPARSED:
+        return reading.rule if not_read(reading.rule) else UNPARSED
+    kind = next((k for k in UNREAD_KINDS if reading.reason.startswith(k)), None)
+    return UNPARSED_PREFIX + kind if kind else UNPARSED
 
 
 def not_read(rule: str) -> bool:

@@ -65,11 +65,17 @@ _LINE_LEAD = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*•·][ \t]+)", re.M
 _NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|问题|题目)\s*\d*\s*[:：]", re.IGNORECASE)
 
 
+#: characters that show nothing (zero-width space and joiners, word joiner, byte-order mark, soft hyphen) but
+#: would keep "\u200bfalse" from reading as "false"
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
 def normalise(text: str) -> str:
-    """Chat decoration off, meaning kept: full-width forms folded (Ａ→A, ：→:, （→( ), LaTeX
+    """Chat decoration off, meaning kept: invisible characters removed, full-width forms and non-breaking
+    spaces folded (Ａ→A, ：→:, （→( ), LaTeX
     ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
     whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     text = _BOXED.sub(r"\1", text)
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
@@ -84,7 +90,7 @@ _HEDGE = re.compile(
     r"(?i:\b(?:maybe|perhaps|possibly|probably|might|could\s+be|may\s+be|not\s+sure|unsure|uncertain|"
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
     r"hard\s+to\s+say|it\s+depends|either|partially|partly|somewhat|mostly)\b)"
-    r"|可能|也许|或许|大概|不确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全"
+    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|大概|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
@@ -97,7 +103,8 @@ def sentence_at(text: str, start: int, end: int) -> str:
 
 
 def hedged(sentence: str) -> bool:
-    """Whether a sentence qualifies its answer ("maybe C", "partially true", "可能是C")."""
+    """Whether a sentence qualifies its answer ("maybe C", "partially true", "可能是C"); "最可能的诊断是"
+    ("the most likely diagnosis is") names the answer and is no hedge."""
     return _HEDGE.search(sentence) is not None
 
 

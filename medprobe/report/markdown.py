@@ -75,6 +75,8 @@ def reading_section(reading: dict[str, dict[str, int]]) -> str:
         rows.append([task, total, *(pct(rules.get(rule, 0) / total) if total else "–" for rule in families),
                      pct(failed / total) if total else "–"])
     intro = ("Share of replies (%) read by each rule family; *parse failures* are the replies no rule "
-             "and no judge read (they count as wrong unless the scoring mode fills them at random, as the published scripts do).")
+             "and no judge read (they count as wrong unless the scoring mode fills them at random, as the published scripts do). "
+             "An *unparsed: …* column counts unread replies by why: both verdicts, several options, letter and text "
+             "disagree, none of the options, other questions, different answers, hedged.")
     return "\n".join(["## How answers were read", "", intro, "",
                       md_table(["task", "replies", *families, "parse failures"], rows)])

@@ -52,7 +52,7 @@ from medprobe.parsing.fill import (
 )
 from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
-from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, UNPARSED, Reading, ReadingTally
+from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, Reading, ReadingTally, unread_family
 from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
 from medprobe.parsing.verdict_letter import parse_revision, parse_revision_cot
 from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
@@ -145,7 +145,7 @@ def judge(
         pred = pad_revision(raw, given, letters, rng("fill")) if reference else complete_revision_strict(raw, given)
         correct = pred is not None and revision_correct(pred, bool(gold[0]), gold[1])
     filled = reference and not cot and probe.facet != "MAQ"  # what the reference fills at random
-    rules = tuple(r.rule if ok or r.rule == NO_REPLY else (RANDOM_FILL if filled else UNPARSED)
+    rules = tuple(r.rule if ok or r.rule == NO_REPLY else (RANDOM_FILL if filled else unread_family(r))
                   for r, ok in zip(readings, usable, strict=True))
     return Judged(bool(correct), jsonable(pred), len(texts), unparsed, rules)
 

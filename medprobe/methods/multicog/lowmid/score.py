@@ -39,7 +39,7 @@ from medprobe.parsing.answers import judged_id, question_of, read_reference, rea
 from medprobe.parsing.base import ParseResult
 from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
 from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
-from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read
+from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read, unread_family
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
 from medprobe.parsing.yes_no import parse_answer_existence
@@ -91,7 +91,7 @@ def judge(probe: Probe, reply: str | None, *, seed: int, reference_compatible: b
         reading = read_reference(reply, _reference_extractor(probe))
     else:
         reading = with_judge(read_strict(reply, probe.answer_format, question_of(probe.prompt)), probe.answer_format, judgement)
-    prediction, rule = reading.value, reading.rule
+    prediction, rule = reading.value, reading.rule if reading.read else unread_family(reading)
     if prediction is None and reference_compatible and reply is not None:
         prediction = _fill(probe, reading.reason, seed)
         rule = RANDOM_FILL if prediction is not None else UNPARSED

@@ -1,0 +1,67 @@
+"""Answers given as JSON: ``{"answer": "C"}``, ``{"step_by_step_thinking": "…", "answer_choice": "C. …"}``,
+a fenced json block, ``Answer: {"choice": "B"}``.
+
+Models asked for structured output (and some that are not) put the answer in a field of a JSON object
+and their reasoning in another. The reasoning field weighs every option, so the rules must not read the
+object as text; only the answer fields count. Each answer field's value is then read by the same strict
+rules as a reply (so ``"C. Cholesterol embolization"`` must agree with C's text, ``"None of the above"``
+stays unread), and all answer fields of the reply must agree.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: field names (lower case, spaces and hyphens as "_") that hold the answer itself
+ANSWER_FIELDS = frozenset(
+    {
+        "answer", "answer_choice", "final_answer", "choice", "option", "selected_option", "selected_answer",
+        "correct_answer", "correct_option", "answer_option", "verdict", "judgement", "judgment", "prediction",
+        "答案", "正确答案", "选项", "最终答案", "结论", "判断",
+    }
+)
+_FENCE = re.compile(r"```(?:json)?\s*|```")
+
+
+def _objects(text: str) -> list[dict[str, Any]]:
+    """Every JSON object written in the text (fences removed), outermost only."""
+    text = _FENCE.sub(" ", text)
+    decoder, found, i = json.JSONDecoder(), [], text.find("{")
+    while i != -1:
+        try:
+            value, end = decoder.raw_decode(text, i)
+        except json.JSONDecodeError:
+            i = text.find("{", i + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        i = text.find("{", end)
+    return found
+
+
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value)
+    return None
+
+
+def answer_fields(text: str) -> list[str] | None:
+    """The answer fields' values of the JSON objects in a reply; None when it writes no JSON object
+    with an answer field (the rules then read it as text), [] when a field's value is not text."""
+    values: list[str] = []
+    found = False
+    for obj in _objects(text):
+        for key, value in obj.items():
+            if re.sub(r"[\s-]+", "_", key.strip().lower()) in ANSWER_FIELDS:
+                found = True
+                as_text = _as_text(value)
+                if as_text is None:
+                    return []
+                values.append(as_text)
+    return values if found else None

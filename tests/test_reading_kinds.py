@@ -1,0 +1,72 @@
+"""Each kind of reply that strict reading read wrongly or missed, in the words users reported it (English
+and Chinese): false reads must stay unread (or read as shown), misses must be read. The reply corpus holds
+many more forms of each kind (scripts/reply_forms.py); these are the reported examples themselves."""
+
+from __future__ import annotations
+
+import pytest
+
+from medprobe.parsing.answers import jsonable, read_strict
+from medprobe.records import AnswerFormat
+
+EN = {"A": "Hemolytic transfusion reaction", "B": "Iron deficiency anemia", "C": "Riboflavin", "D": "Cholesterol embolization", "E": "Dabigatran"}
+ZH = {"A": "缺铁性贫血", "B": "胸部CT", "C": "HCV", "D": "手术治疗", "E": "低血钾"}
+
+
+def _mcq(texts: dict[str, str]) -> AnswerFormat:
+    return AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is ZH else "en")
+
+
+TF_EN = AnswerFormat(kind="true_false", options=[], option_texts={})
+TF_ZH = AnswerFormat(kind="true_false", options=[], option_texts={}, language="zh")
+CASES = [
+    # both verdicts
+    ("True / False", TF_EN, None), ("true\nfalse\ntrue", TF_EN, None),
+    ("True - it is a transfusion reaction / False - stopping is not the treatment", TF_EN, None), ("正确\n错误", TF_ZH, None),
+    # several options listed without a pick
+    ("- Hemolytic transfusion reaction\n- Riboflavin\n- Dabigatran", _mcq(EN), None), ("A、B、D、E都是正确的", _mcq(ZH), None),
+    ("缺铁性贫血\n胸部CT\nHCV", _mcq(ZH), None),
+    # letter and text disagree
+    ("The correct answer is D: Dabigatran", _mcq(EN), None), ("the answer is riboflavin (B)", _mcq(EN), None), ("答案是A：HCV", _mcq(ZH), None),
+    # options judged during the analysis
+    ("Option C is incorrect. Option D is also correct in part. So the answer is B.", _mcq(EN), "B"),
+    ("Option A) Hemolytic transfusion reaction matches what we need. However, the final answer is E.", _mcq(EN), "E"),
+    ("Now, let's analyse each option:\nA. Hemolytic transfusion reaction - unlikely\nB. Iron deficiency anemia - possible", _mcq(EN), None),
+    ("选项A：……是正确的叙述。选项B：……也正确。……综上所述，选项D是错误的叙述。所以，正确答案是D。", _mcq(ZH), "D"),
+    # none of the above
+    ("the answer is none of the above", _mcq(EN), None), ("none of the options is correct", _mcq(EN), None),
+    ('{"answer_choice": "None of the above"}', _mcq(EN), None), ("以上选项都不正确", _mcq(ZH), None), ("没有正确选项", _mcq(ZH), None),
+    ("以上都不对", _mcq(ZH), None),
+    # quoted statements with a negation
+    ('The statement "Kawasaki disease is not the most likely diagnosis" is false.', TF_EN, False),
+    ('The statement "Kawasaki disease is not the most likely diagnosis" is true.', TF_EN, True),
+    ("该说法“糖尿病不是遗传病”是错误的。", TF_ZH, False),
+    # replies about other questions
+    ("I apologize for my previous response. Here are the answers:\n1. B\n2. C\n3. A", _mcq(EN), None),
+    # invisible characters
+    ("\u200bfalse", TF_EN, False), ("\u00adC", _mcq(EN), "C"), ("\ufeffC", _mcq(EN), "C"), ("\u00a0false", TF_EN, False),
+    # structured answers
+    ('{"answer": "C"}', _mcq(EN), "C"), ('{"step_by_step_thinking": "…", "answer_choice": "D. Cholesterol embolization"}', _mcq(EN), "D"),
+    ('```json\n{"answer": "C"}\n```', _mcq(EN), "C"), ('Answer: {"choice": "B"}', _mcq(EN), "B"), ('{"answer": "Dabigatran"}', _mcq(EN), "E"),
+    # enumerated restatement
+    ("A) Hemolytic transfusion reaction\n2) Iron deficiency anemia\n3) Riboflavin\n4) Cholesterol embolization\n5) Dabigatran\nThe answer is Dabigatran", _mcq(EN), "E"),
+    # verdicts in words, Chinese conclusion forms, full-width and bracketed letters
+    ('The statement "aspirin is not indicated" is accurate.', TF_EN, True), ('Answer: "False"', TF_EN, False), ("答案：“错误”", TF_ZH, False), ("That is correct.", TF_EN, True), ("The claim is untrue.", TF_EN, False),
+    ("该说法错误", TF_ZH, False), ("这个说法是对的", TF_ZH, True), ("这个说法不对", TF_ZH, False),
+    ("答案：C", _mcq(ZH), "C"), ("故选C", _mcq(ZH), "C"), ("综上，选 C 项", _mcq(ZH), "C"), ("正确答案为（C）", _mcq(ZH), "C"),
+    ("综上，我认为最好的选择是B：胸部CT。", _mcq(ZH), "B"), ("根据以上分析，最不常见的表现是E：低血钾。", _mcq(ZH), "E"),
+    ("该患者应首选的治疗是D：手术治疗。", _mcq(ZH), "D"), ("……因此最可能的诊断是缺铁性贫血。", _mcq(ZH), "A"),
+    ("（C）", _mcq(ZH), "C"), ("Ｃ项", _mcq(ZH), "C"), ("选C。", _mcq(ZH), "C"), ("答案为：C", _mcq(ZH), "C"), ("正确选项：C、HCV", _mcq(ZH), "C"),
+]
+
+
+@pytest.mark.parametrize(("reply", "fmt", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_the_reported_reply_is_read_as_its_reader_would(reply: str, fmt: AnswerFormat, expected: object) -> None:
+    reading = read_strict(reply, fmt)
+    assert jsonable(reading.value) == expected, reading
+
+
+def test_an_inline_walk_through_the_options_is_never_read_as_its_first_option() -> None:
+    """"A: no. B: no. C: yes. …" judges every option; it was read as A (the leading letter). It now stays
+    unread: a false read is worse than a miss, and no rule yet reads the one "yes" among the "no"s."""
+    assert read_strict("A: no. B: no. C: yes. D: no. E: no.", _mcq(EN)).value is None
