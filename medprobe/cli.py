@@ -27,6 +27,7 @@ from rich.table import Table
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.paths import output_file, writable_dir
+from medprobe.redact import redacted
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
@@ -67,7 +68,7 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MedprobeError as exc:
-            err_console.print(f"[bold red]error:[/] {escape(exc.render())}", highlight=False)
+            err_console.print(f"[bold red]error:[/] {escape(redacted(exc.render()))}", highlight=False)
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: run the same command again to resume; finished answers are kept")
@@ -183,7 +184,7 @@ def _jobs(method: str | None, model: str, data: str | None, limit: int | None, r
         return [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
     jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
     summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
-    err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
+    err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(redacted(model))}")
     return jobs
 
 

@@ -31,6 +31,7 @@ from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_m
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
 from medprobe.records import GenerationParams, Message, Probe, Request, Response, RunConfig, request_id
+from medprobe.redact import redacted_all
 from medprobe.report.markdown import render_report
 from medprobe.verification import verified_probe_set
 
@@ -141,6 +142,8 @@ def _config(plan: RunPlan, probe_set: ProbeSet, probes_sha256: str, identity: di
         versions=package_versions(),
         git_revision=git_revision(),
     )
+    # no credential of a URL (in --model, a judge's model, -O) is written to config.json
+    config = RunConfig.model_validate(redacted_all(config.model_dump(mode="json")))
     config.fingerprint = fingerprint(config)
     return config
 
