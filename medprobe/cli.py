@@ -172,7 +172,9 @@ def run(
             )
         incomplete = incomplete or outcome.summary["status"] != "complete"
         paths.append(outcome.path)
-    if method == "profile":
+    if method == "profile" and incomplete:
+        err_console.print("[bold red]no profile written[/]: some runs are incomplete; run the same command again to finish them")
+    elif method == "profile":
         _write_profile(paths, [], out, None)
     if incomplete:
         raise typer.Exit(EXIT_INCOMPLETE)
@@ -231,7 +233,9 @@ def profile_cmd(
     from medprobe.profile.join import expand_runs
 
     writable_dir(output or out, "--output" if output else "--out")
-    _write_profile(expand_runs(runs), expand_runs(against), out, output)
+    runs, against = expand_runs(runs), expand_runs(against)
+    refuse_incomplete([*runs, *against], "make the profile")
+    _write_profile(runs, against, out, output)
 
 
 @app.command()
@@ -350,7 +354,13 @@ def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run di
     from medprobe.gating import item_error_cell
     from medprobe.jsonl import read_json
 
-    summaries = [read_json(run / "summary.json") for run in runs]
+    unfinished = [run for run in runs if not (run / "summary.json").is_file()]
+    if unfinished:
+        err_console.print(f"[yellow]left out {len(unfinished)} unfinished run(s)[/] (no summary.json; the same command finishes "
+                          f"them): {escape(', '.join(map(str, unfinished)))}", highlight=False)
+    summaries = [read_json(run / "summary.json") for run in runs if run not in unfinished]
+    if not summaries:
+        raise MedprobeError("no finished run to rank", hint="finish a run first (the same command resumes it)")
     methods = {s["method"] for s in summaries}
     if len(methods) != 1:
         raise MedprobeError(f"runs of several methods: {', '.join(sorted(methods))}", hint="rank runs of one method at a time")
@@ -359,9 +369,31 @@ def leaderboard(runs: Annotated[list[Path], typer.Argument(help="finished run di
     columns = [c for c in rows[0][1] if not c.startswith("_")]
     table = Table("model", "data", *columns, "item error", title=f"{method.title} leaderboard")
     for summary, row in rows:
-        table.add_row(escape(str(summary["model"])), escape(str(summary["data"])), *(row.get(c, "–") for c in columns),
-                      item_error_cell(summary))
+        table.add_row(escape(str(summary["model"])) + _incomplete_mark(summary), escape(str(summary["data"])),
+                      *(row.get(c, "–") for c in columns), item_error_cell(summary))
     out_console.print(table)
+
+
+def _incomplete_mark(summary: dict[str, Any]) -> str:
+    """What a leaderboard row says of a run whose requests are not all answered (unanswered ones
+    count as wrong, so its scores are lower bounds)."""
+    if summary.get("status", "complete") == "complete":
+        return ""
+    run = summary.get("run", {})
+    return f" [bold red](incomplete: {run.get('errors', 0) + run.get('missing', 0)} of {run.get('requests', '?')} requests unanswered)[/]"
+
+
+def refuse_incomplete(runs: list[Path], command: str) -> None:
+    """A comparison or profile is made of complete runs only: a request without an answer counts as a
+    wrong answer, and the difference it makes would read as one between models."""
+    from medprobe.jsonl import read_json
+
+    for run in runs:
+        path = run / "summary.json"
+        status = read_json(path).get("status", "complete") if path.is_file() else "unfinished (no summary.json)"
+        if status != "complete":
+            raise MedprobeError(f"the run is {status}", file=run,
+                                hint=f"run the command that made it again to answer what is missing, then {command}")
 
 
 @app.command()
@@ -598,6 +630,7 @@ def compare(
     from medprobe.metrics.grading import METRICS, check_metric
 
     names = [check_metric(name) for name in metric or list(METRICS)]
+    refuse_incomplete([run_a, run_b], "compare")
     a, b = comparable_runs(run_a, run_b, names)
     columns = {name: welch_by_aspect(scores_by_aspect(a.items, name), scores_by_aspect(b.items, name)) for name in names}
     text = f"A: {a.model} ({a.setting})  B: {b.model} ({b.setting})\n\n" + welch_table(columns)
@@ -652,10 +685,19 @@ def cache_stats() -> None:
 
 @cache_app.command("clear")
 @user_errors
-def cache_clear(model: Annotated[str | None, typer.Option(help="only this model id")] = None) -> None:
-    from medprobe.engine.cache import ResponseCache
+def cache_clear(
+    model: Annotated[str | None, typer.Option(help="only this model id")] = None,
+    force: Annotated[bool, typer.Option("--force", help="remove the cache file without opening it (a damaged cache)")] = False,
+) -> None:
+    from medprobe.engine.cache import ResponseCache, default_cache_path, remove_database
 
-    print(f"removed {ResponseCache().clear(model)} cached responses")
+    if force:
+        if model is not None:
+            raise MedprobeError("--force removes the whole cache file", field="--model", hint="leave out --model, or --force")
+        removed = remove_database(default_cache_path())
+        print(f"removed {', '.join(map(str, removed))}" if removed else "no cache file to remove")
+        return
+    print(f"removed {ResponseCache().clear(model and redacted(model))} cached responses")
 
 
 @app.command()

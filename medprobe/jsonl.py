@@ -16,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 from medprobe.errors import MedprobeError
 
 T = TypeVar("T", bound=BaseModel)
+#: the largest file read as data (it is held in memory whole, with its decoded text beside it)
+MAX_FILE_BYTES = 2 * 1024**3
 
 
 def validation_error(exc: ValidationError, file: str | Path, line: int | None) -> MedprobeError:
@@ -32,10 +34,20 @@ def validation_error(exc: ValidationError, file: str | Path, line: int | None) -
 
 def read_text(path: str | Path) -> str:
     """A user's text file, decoded as UTF-8; a missing, unreadable or differently encoded file is a
-    MedprobeError naming it (and, for an encoding problem, the line and column of the first bad byte)."""
+    MedprobeError naming it (and, for an encoding problem, the line and column of the first bad byte).
+    Only a regular file of at most MAX_FILE_BYTES is read: a path to a device, a pipe or a huge file
+    would otherwise fill the memory or wait for ever."""
     path = Path(path)
     if not path.exists():
         raise MedprobeError("file not found", file=path)
+    if path.is_dir():
+        raise MedprobeError("a folder, not a file", file=path)
+    if not path.is_file():  # /dev/zero never ends, a FIFO waits for a writer
+        raise MedprobeError("not a regular file (a device, pipe or socket); medprobe reads data from regular files only", file=path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise MedprobeError(f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} medprobe reads from one file", file=path,
+                            hint="split it, or limit what it holds")
     try:
         data = path.read_bytes()
     except OSError as exc:

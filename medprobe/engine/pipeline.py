@@ -30,6 +30,7 @@ from medprobe.jsonl import JsonlAppender, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
+from medprobe.models.replay import ReplayBackend
 from medprobe.records import GenerationParams, Message, Probe, Request, Response, RunConfig, request_id
 from medprobe.redact import redacted_all
 from medprobe.report.markdown import render_report
@@ -281,6 +282,8 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
     updates = {k: v for k, v in (("temperature", plan.temperature), ("max_tokens", plan.max_tokens)) if v is not None}
     probe_set.generation = probe_set.generation.model_copy(update=updates)
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed)
+    if isinstance(backend, ReplayBackend):  # which answers fit is known, and said, before anything runs
+        notice(backend.matching(probe.id for probe in probe_set.probes))
     with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory
         config = _config(plan, probe_set, probes.sha256, backend.identity(), backend.model_id)
         with RunLock(config.fingerprint, notice) as lock:
@@ -298,10 +301,11 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
 
 
 def _open_run(plan: RunPlan, config: RunConfig, probes: StagedProbes, label: str) -> tuple[RunDir, bool]:
-    """The unfinished run with this fingerprint, repaired, else a new run directory; and whether
-    it resumes. Call it holding the fingerprint's lock."""
+    """The unfinished run with this fingerprint (no summary yet, or one of an incomplete run: its
+    failed requests are asked again), repaired, else a new run directory; and whether it resumes.
+    Call it holding the fingerprint's lock."""
     RunDir.discard_partial(plan.out, config.fingerprint)
-    found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
+    found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint, incomplete=True)
     if found is None:
         return RunDir.create(plan.out, label, config, probes), False
     found.repair(probes)
@@ -379,15 +383,25 @@ def rescore(
     )
     with staged_probes(out, probe_set.probes) as probes:
         config = _config(plan, probe_set, probes.sha256, identity, model)
+        config.scored_from = str(responses_path.resolve())
         with RunLock(config.fingerprint, notice):
-            RunDir.discard_partial(out, config.fingerprint)
-            rundir = RunDir.create(out, "rescore", config, probes)
-            with rundir.appender() as appender:
-                for response in responses:
-                    appender.write(response)
+            rundir = _open_scoring(out, config, probes)
+            rundir.write_responses(responses)  # whole: what a killed scoring wrote is replaced
             stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
             summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
+
+
+def _open_scoring(out: Path, config: RunConfig, probes: StagedProbes) -> RunDir:
+    """The directory a killed scoring of the same responses left unfinished, its files replaced, else
+    a new one (call it holding the fingerprint's lock)."""
+    RunDir.discard_partial(out, config.fingerprint)
+    found = RunDir.find_unfinished(out, config.fingerprint, config.scored_from)
+    if found is None:
+        return RunDir.create(out, "rescore", config, probes)
+    found.repair(probes)
+    found.write_config(config)
+    return found
 
 
 def finish(
