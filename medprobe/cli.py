@@ -26,7 +26,7 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
-from medprobe.paths import output_file, writable_dir
+from medprobe.paths import NO_SPACE, NO_SPACE_HINT, output_file, writable_dir
 from medprobe.redact import redacted
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
@@ -69,6 +69,13 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except MedprobeError as exc:
             err_console.print(f"[bold red]error:[/] {escape(redacted(exc.render()))}", highlight=False)
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            if exc.errno not in NO_SPACE:
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            err_console.print(f"[bold red]error:[/] {escape(where)}no space left on the device ({escape(exc.strerror or '')})\n"
+                              f"  hint: {NO_SPACE_HINT}", highlight=False)
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: run the same command again to resume; finished answers are kept")

@@ -14,7 +14,6 @@ operation that finds damage stops with a MedprobeError naming the file and the w
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import sqlite3
@@ -27,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from medprobe.errors import MedprobeError
-from medprobe.paths import home_dir
+from medprobe.paths import NO_SPACE, home_dir
 from medprobe.records import Request, Response
 
 _SCHEMA = """
@@ -71,7 +70,7 @@ def remove_database(path: Path) -> list[Path]:
 def _unusable(path: Path, exc: BaseException) -> MedprobeError:
     """The MedprobeError for a cache that cannot be used (``exc``: what SQLite or the reader said)."""
     text = str(exc)
-    if isinstance(exc, sqlite3.OperationalError) and "full" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+    if isinstance(exc, sqlite3.OperationalError) and "full" in text or getattr(exc, "errno", None) in NO_SPACE:
         return MedprobeError(f"no space left on the device of the response cache ({text})", file=path,
                              hint="free some space, or run with --no-cache; finished answers are kept in the run directory")
     if path.is_dir():

@@ -26,7 +26,7 @@ from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revisi
 from medprobe.engine.runner import Requests, RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, item_cells_of, item_error_record
-from medprobe.jsonl import JsonlAppender, write_records
+from medprobe.jsonl import JsonlAppender, replacing, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
@@ -471,7 +471,8 @@ def finish(
         write_records(rundir.path / "judge.jsonl", judged)
     for name, content in result.extra_files.items():
         if isinstance(content, str):
-            (rundir.path / name).write_text(content, encoding="utf-8")
+            with replacing(rundir.path / name) as handle:
+                handle.write(content)
         else:
             write_records(rundir.path / name, content)
     rundir.write_results(result.items, summary, render_report(summary, config, method.report(summary)))

@@ -36,6 +36,8 @@ from medprobe.jsonl import (
     dumps,
     read_json,
     read_records,
+    replacing,
+    space_for,
     validation_error,
     write_json,
     write_records,
@@ -106,7 +108,7 @@ def staged_probes(out: Path, probes: list[Probe]) -> Iterator[StagedProbes]:
     path = out / f".probes.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
         digest = hashlib.sha256()
-        with path.open("xb") as handle:
+        with space_for(path), path.open("xb") as handle:
             for line in _probe_lines(probes):
                 digest.update(line)
                 handle.write(line)
@@ -279,5 +281,6 @@ class RunDir:
 
     def write_results(self, items: list[ItemScore], summary: dict[str, Any], report: str) -> None:
         write_records(self.path / SCORES, items)
-        (self.path / REPORT).write_text(report, encoding="utf-8")
+        with replacing(self.path / REPORT) as handle:
+            handle.write(report)
         write_json(self.path / SUMMARY, summary)  # last: its presence marks the run finished
