@@ -21,6 +21,11 @@ second than httpx, whose connection pool gets slower as connections grow (benchm
 measures both). Concurrency is what the user asks (``-O concurrency``, default 16): throttling halves
 it and successes grow it back to that, never beyond unless ``-O max_concurrency`` allows more.
 
+Only an exact model id selects a host (:func:`_endpoint`); credentials in the URL are used and shown
+nowhere (:mod:`medprobe.redact`). ``-O timeout`` bounds each whole request, a server trickling bytes
+included; no redirect is followed (a request sent on could reach a host the user did not name); a reply
+body over ``-O max_reply_bytes`` is not read as an answer.
+
 Sampling parameters outside the OpenAI API (``top_k``, the repetition penalty) go under the names the
 server's family reads (:mod:`medprobe.models.server_family`); the run's notes say what was sent.
 """
