@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from fixtures import write_tiny_kb, write_tiny_release
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from input_samples import READERS, Reader
 from typer.testing import CliRunner
 
@@ -283,3 +285,26 @@ def test_replay_says_which_answers_match_before_anything_runs(kb: Path, tmp_path
     said = " ".join(result.stderr.split())
     assert f"answers {len(ids) - 2} of this run's {len(ids)} probes" in said
     assert "1 of its probe ids match no probe and are not used (other-1)" in said and "2 probes have no answer there" in said
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(edits=st.lists(st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(min_value=0, max_value=60),
+                                st.sampled_from([" ", "\n", "\t", "\x00", "\u00a0", "@", ":", "/", "#", "?", "x", ""])),
+                      min_size=1, max_size=3))
+def test_an_id_that_holds_a_url_never_selects_the_default_host(edits: list[tuple[str, int, str]]) -> None:
+    """Typos of a valid id (a character inserted, lost or changed, up to three times): either refused,
+    or the URL typed is the one used; the default host only for an id without any URL in it."""
+    from medprobe.errors import MedprobeError
+    from medprobe.models import make_backend
+
+    spec = "m@http://127.0.0.1:8000/v1"
+    for kind, at, char in edits:
+        at = min(at, len(spec))
+        spec = spec[:at] + char + spec[at:] if kind == "insert" else spec[:at] + (char if kind == "replace" else "") + spec[at + 1 :]
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.delenv("OPENAI_BASE_URL", raising=False)
+            backend = make_backend(f"openai:{spec}")
+    except MedprobeError:
+        return
+    assert backend.base_url in spec if "://" in spec else backend.base_url == "https://api.openai.com/v1", spec

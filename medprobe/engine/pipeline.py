@@ -466,6 +466,7 @@ def finish(
         summary["item_error"] = item_error
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
+    summary = redacted_all(summary)  # a scorer's or judge's note may name a model id with credentials
     judged = extraction.judgement_records(responses)
     if judged:
         write_records(rundir.path / "judge.jsonl", judged)

@@ -273,6 +273,8 @@ def _endpoint(spec: str) -> tuple[str, str]:
             model, url = spec, ""
     if not model:
         raise MedprobeError(f"empty model name in '{redacted(spec)}'", field="--model", hint=HINT)
+    if "://" in model:
+        raise MedprobeError(f"the model name '{redacted(model)}' holds a URL not set off by '@'", field="--model", hint=HINT)
     if url:
         return model, _base_url(url, "--model")
     given = os.environ.get("OPENAI_BASE_URL")
