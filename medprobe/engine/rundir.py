@@ -207,11 +207,11 @@ class RunDir:
             config = _json_object(config_path)
             if run.path.name.startswith(".") or config is None:
                 continue
-            if config.get("fingerprint") == fingerprint_ and config.get("scored_from") == scored_from and run._open(incomplete):
+            if config.get("fingerprint") == fingerprint_ and config.get("scored_from") == scored_from and run._to_finish(incomplete):
                 return run
         return None
 
-    def _open(self, incomplete: bool) -> bool:
+    def _to_finish(self, incomplete: bool) -> bool:
         """Whether the run is still to be finished: no summary.json, or (``incomplete``) a readable one
         whose status is not complete."""
         if not (self.path / SUMMARY).exists():
