@@ -241,7 +241,7 @@ def profile_cmd(
 
     writable_dir(output or out, "--output" if output else "--out")
     runs, against = expand_runs(runs), expand_runs(against)
-    refuse_incomplete([*runs, *against], "make the profile")
+    _refuse_incomplete([*runs, *against], "make the profile")
     _write_profile(runs, against, out, output)
 
 
@@ -390,14 +390,15 @@ def _incomplete_mark(summary: dict[str, Any]) -> str:
     return f" [bold red](incomplete: {run.get('errors', 0) + run.get('missing', 0)} of {run.get('requests', '?')} requests unanswered)[/]"
 
 
-def refuse_incomplete(runs: list[Path], command: str) -> None:
+def _refuse_incomplete(runs: list[Path], command: str) -> None:
     """A comparison or profile is made of complete runs only: a request without an answer counts as a
     wrong answer, and the difference it makes would read as one between models."""
     from medprobe.jsonl import read_json
 
     for run in runs:
         path = run / "summary.json"
-        status = read_json(path).get("status", "complete") if path.is_file() else "unfinished (no summary.json)"
+        summary = read_json(path) if path.is_file() else {"status": "unfinished (no summary.json)"}
+        status = summary.get("status", "complete") if isinstance(summary, dict) else "no run (summary.json holds no object)"
         if status != "complete":
             raise MedprobeError(f"the run is {status}", file=run,
                                 hint=f"run the command that made it again to answer what is missing, then {command}")
@@ -637,7 +638,7 @@ def compare(
     from medprobe.metrics.grading import METRICS, check_metric
 
     names = [check_metric(name) for name in metric or list(METRICS)]
-    refuse_incomplete([run_a, run_b], "compare")
+    _refuse_incomplete([run_a, run_b], "compare")
     a, b = comparable_runs(run_a, run_b, names)
     columns = {name: welch_by_aspect(scores_by_aspect(a.items, name), scores_by_aspect(b.items, name)) for name in names}
     text = f"A: {a.model} ({a.setting})  B: {b.model} ({b.setting})\n\n" + welch_table(columns)
