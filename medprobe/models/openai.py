@@ -262,16 +262,12 @@ def _endpoint(spec: str) -> tuple[str, str]:
     the default host (which would send the prompts to a server the user did not name)."""
     _printable(spec, "--model")
     start = _URL_START.search(spec)
-    if start:
-        model, url = spec[: start.start()], spec[start.end() :]
-    else:
-        model, at, url = spec.rpartition("@") if "@" in spec else (spec, "", "")
-        if at and (not url or _HOSTLIKE.search(url)):
-            what = "nothing after '@'" if not url else f"the URL '{redacted(url)}' has no http:// or https://"
-            raise MedprobeError(f"{what} in '{redacted(spec)}'", field="--model", hint=HINT)
-        if at:
-            model, url = spec, ""
-    if not model:
+    model, url = (spec[: start.start()], spec[start.end() :]) if start else (spec, "")
+    tail = spec.rpartition("@")[2]
+    if not start and "@" in spec and (not tail or _HOSTLIKE.search(tail)):  # else a version tag, part of the name
+        what = "nothing after '@'" if not tail else f"the URL '{redacted(tail)}' has no http:// or https://"
+        raise MedprobeError(f"{what} in '{redacted(spec)}'", field="--model", hint=HINT)
+    if not model or model.startswith("@"):
         raise MedprobeError(f"empty model name in '{redacted(spec)}'", field="--model", hint=HINT)
     if "://" in model:
         raise MedprobeError(f"the model name '{redacted(model)}' holds a URL not set off by '@'", field="--model", hint=HINT)
