@@ -68,4 +68,3 @@ def is_empty_completion(response: Response) -> bool:
 def failed(request: Request, error: str, started: float) -> Response:
     """A response that records why no answer was obtained."""
     return Response(probe_id=request.probe_id, sample=request.sample, error=error, latency_s=time.perf_counter() - started)
-
