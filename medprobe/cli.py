@@ -27,7 +27,8 @@ from rich.table import Table
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, available_methods, get_method
-from medprobe.paths import output_file, writable_dir
+from medprobe.paths import NO_SPACE, NO_SPACE_HINT, output_file, writable_dir
+from medprobe.redact import redacted
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, help="Measure how deeply a language model masters medical knowledge.")
@@ -83,7 +84,14 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MedprobeError as exc:
-            err_console.print(f"[bold red]error:[/] {escape(exc.render())}", highlight=False)
+            err_console.print(f"[bold red]error:[/] {escape(redacted(exc.render()))}", highlight=False)
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            if exc.errno not in NO_SPACE:
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            err_console.print(f"[bold red]error:[/] {escape(where)}no space left on the device ({escape(exc.strerror or '')})\n"
+                              f"  hint: {NO_SPACE_HINT}", highlight=False)
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]: run the same command again to resume; finished answers are kept")
@@ -187,7 +195,9 @@ def run(
             )
         incomplete = incomplete or outcome.summary["status"] != "complete"
         paths.append(outcome.path)
-    if method == "profile":
+    if method == "profile" and incomplete:
+        err_console.print("[bold red]no profile written[/]: some runs are incomplete; run the same command again to finish them")
+    elif method == "profile":
         _write_profile(paths, [], out, None)
     if incomplete:
         raise typer.Exit(EXIT_INCOMPLETE)
@@ -199,7 +209,7 @@ def _jobs(method: str | None, model: str, data: str | None, limit: int | None, r
         return [(method, {"data": data, "limit": limit, "repeats": repeats, "options": options})]
     jobs = [(name, {**defaults, "options": {**defaults.get("options", {}), **options}}) for name, defaults in DEFAULT_JOBS]
     summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
-    err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(model)}")
+    err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(redacted(model))}")
     return jobs
 
 
@@ -246,7 +256,9 @@ def profile_cmd(
     from medprobe.profile.join import expand_runs
 
     writable_dir(output or out, "--output" if output else "--out")
-    _write_profile(expand_runs(runs), expand_runs(against), out, output)
+    runs, against = expand_runs(runs), expand_runs(against)
+    _refuse_incomplete([*runs, *against], "make the profile")
+    _write_profile(runs, against, out, output)
 
 
 @app.command()
@@ -454,9 +466,35 @@ def leaderboard(
     columns = [c for c in rows[0][1] if not c.startswith("_")]
     table = Table("model", "data", *columns, "item error", title=f"{method.title} leaderboard")
     for summary, row in rows:
-        table.add_row(escape(str(summary["model"])), escape(str(summary["data"])), *(row.get(c, "–") for c in columns),
-                      item_error_cell(summary))
+        table.add_row(escape(str(summary["model"])) + _incomplete_mark(summary), escape(str(summary["data"])),
+                      *(row.get(c, "–") for c in columns), item_error_cell(summary))
     out_console.print(table)
+
+
+def _incomplete_mark(summary: dict[str, Any]) -> str:
+    """What a leaderboard row says of an incomplete run: requests not all answered (unanswered ones
+    count as wrong, so its scores are lower bounds), or items a generator could not write."""
+    if summary.get("status", "complete") == "complete":
+        return ""
+    run = summary.get("run", {})
+    unbuilt = sum(record["items"] for record in run.get("unbuilt", []))
+    if unbuilt:
+        return f" [bold red](incomplete: {unbuilt} items could not be built)[/]"
+    return f" [bold red](incomplete: {run.get('errors', 0) + run.get('missing', 0)} of {run.get('requests', '?')} requests unanswered)[/]"
+
+
+def _refuse_incomplete(runs: list[Path], command: str) -> None:
+    """A comparison or profile is made of complete runs only: a request without an answer counts as a
+    wrong answer, and the difference it makes would read as one between models."""
+    from medprobe.jsonl import read_json
+
+    for run in runs:
+        path = run / "summary.json"
+        summary = read_json(path) if path.is_file() else {"status": "unfinished (no summary.json)"}
+        status = summary.get("status", "complete") if isinstance(summary, dict) else "no run (summary.json holds no object)"
+        if status != "complete":
+            raise MedprobeError(f"the run is {status}", file=run,
+                                hint=f"run the command that made it again to answer what is missing, then {command}")
 
 
 @app.command()
@@ -694,6 +732,7 @@ def compare(
     from medprobe.metrics.grading import METRICS, check_metric
 
     names = [check_metric(name) for name in metric or list(METRICS)]
+    _refuse_incomplete([run_a, run_b], "compare")
     a, b = comparable_runs(run_a, run_b, names)
     columns = {name: welch_by_aspect(scores_by_aspect(a.items, name), scores_by_aspect(b.items, name)) for name in names}
     text = f"A: {a.model} ({a.setting})  B: {b.model} ({b.setting})\n\n" + welch_table(columns)
@@ -748,10 +787,19 @@ def cache_stats() -> None:
 
 @cache_app.command("clear")
 @user_errors
-def cache_clear(model: Annotated[str | None, typer.Option(help="only this model id")] = None) -> None:
-    from medprobe.engine.cache import ResponseCache
+def cache_clear(
+    model: Annotated[str | None, typer.Option(help="only this model id")] = None,
+    force: Annotated[bool, typer.Option("--force", help="remove the cache file without opening it (a damaged cache)")] = False,
+) -> None:
+    from medprobe.engine.cache import ResponseCache, default_cache_path, remove_database
 
-    print(f"removed {ResponseCache().clear(model)} cached responses")
+    if force:
+        if model is not None:
+            raise MedprobeError("--force removes the whole cache file", field="--model", hint="leave out --model, or --force")
+        removed = remove_database(default_cache_path())
+        print(f"removed {', '.join(map(str, removed))}" if removed else "no cache file to remove")
+        return
+    print(f"removed {ResponseCache().clear(model and redacted(model))} cached responses")
 
 
 @app.command()

@@ -14,8 +14,23 @@ from typing import Any, TextIO, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from medprobe.errors import MedprobeError
+from medprobe.paths import NO_SPACE, NO_SPACE_HINT
 
 T = TypeVar("T", bound=BaseModel)
+#: the largest file read as data (it is held in memory whole, with its decoded text beside it)
+MAX_FILE_BYTES = 2 * 1024**3
+
+
+@contextmanager
+def space_for(path: str | Path) -> Iterator[None]:
+    """A write that fails for want of space as a MedprobeError naming ``path`` (what was written
+    before stays: a run resumes from it once there is space again)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in NO_SPACE:
+            raise
+        raise MedprobeError(f"no space left to write the file ({exc.strerror or exc})", file=path, hint=NO_SPACE_HINT) from None
 
 
 def validation_error(exc: ValidationError, file: str | Path, line: int | None) -> MedprobeError:
@@ -32,10 +47,20 @@ def validation_error(exc: ValidationError, file: str | Path, line: int | None) -
 
 def read_text(path: str | Path) -> str:
     """A user's text file, decoded as UTF-8; a missing, unreadable or differently encoded file is a
-    MedprobeError naming it (and, for an encoding problem, the line and column of the first bad byte)."""
+    MedprobeError naming it (and, for an encoding problem, the line and column of the first bad byte).
+    Only a regular file of at most MAX_FILE_BYTES is read: a path to a device, a pipe or a huge file
+    would otherwise fill the memory or wait for ever."""
     path = Path(path)
     if not path.exists():
         raise MedprobeError("file not found", file=path)
+    if path.is_dir():
+        raise MedprobeError("a folder, not a file", file=path)
+    if not path.is_file():  # /dev/zero never ends, a FIFO waits for a writer
+        raise MedprobeError("not a regular file (a device, pipe or socket); medprobe reads data from regular files only", file=path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise MedprobeError(f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} medprobe reads from one file", file=path,
+                            hint="split it, or limit what it holds")
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -134,7 +159,7 @@ def replacing(path: str | Path, *, encoding: str = "utf-8", newline: str | None 
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        with tmp.open("x", encoding=encoding, newline=newline) as handle:
+        with space_for(path), tmp.open("x", encoding=encoding, newline=newline) as handle:
             yield handle
         os.replace(tmp, path)
     except BaseException:
@@ -175,11 +200,13 @@ class JsonlAppender:
             handle.truncate(cut)
 
     def write(self, record: BaseModel | dict[str, Any]) -> None:
-        self._handle.write(dumps(record) + "\n")
-        self._handle.flush()
+        with space_for(self.path):
+            self._handle.write(dumps(record) + "\n")
+            self._handle.flush()
 
     def close(self) -> None:
-        self._handle.close()
+        with space_for(self.path):
+            self._handle.close()
 
     def __enter__(self) -> JsonlAppender:
         return self

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
 
 from medprobe.errors import MedprobeError
+
+#: what a write says when the disk (or the quota, or the file size limit) is full
+NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+NO_SPACE_HINT = ("free some space (or choose another --out or MEDPROBE_HOME) and run the same command again; "
+                 "what was written before is kept")
 
 
 def home_dir() -> Path:

@@ -217,3 +217,5 @@ class RunConfig(Record):
     versions: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     fingerprint: str = ""
+    #: what ``medprobe score`` scored (None for ``run``): a score resumes only its own unfinished directory
+    scored_from: str | None = None

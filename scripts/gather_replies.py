@@ -49,7 +49,8 @@ def last_question(prompt: str) -> str:
 
 
 def probes_for(method: str, data: str, limit: int, level: str | None = None) -> list[Probe]:
-    options = BuildOptions(data=data, limit=limit, seed=7, level=level, repeats=1)
+    # gathering replies, not measuring items: the knowledge bases' unmeasured cells are asked too
+    options = BuildOptions(data=data, limit=limit, seed=7, level=level, repeats=1, include_unmeasured=True)
     return get_method(method).build(options).probes
 
 
@@ -80,6 +81,7 @@ def main() -> None:
     parser.add_argument("--model", default="smollm2")
     parser.add_argument("--per-task", type=int, default=2, help="questions per task, language and method")
     parser.add_argument("--methods", default="multifacet,multicog,sdak", help="comma list of methods to ask")
+    parser.add_argument("--languages", default="en,zh", help="comma list of languages to ask")
     parser.add_argument("-o", "--out", type=Path, required=True, help="JSONL file; new replies are appended")
     args = parser.parse_args()
     rng = random.Random(11)
@@ -91,7 +93,8 @@ def main() -> None:
     wanted = set(args.methods.split(","))
     n = len(args.out.read_text(encoding="utf-8").splitlines()) if args.out.exists() else 0
     with httpx.Client() as client, args.out.open("a", encoding="utf-8") as out:
-        for method, data, level in (s for s in sources if s[0] in wanted):
+        languages = set(args.languages.split(","))
+        for method, data, level in (s for s in sources if s[0] in wanted and s[1].removeprefix("builtin:") in languages):
             probes = pick(probes_for(method, data, 12, level), args.per_task, rng)
             language = "zh" if data.endswith("zh") else "en"
             for probe in probes:

@@ -37,6 +37,7 @@ FAULTS: dict[str, str] = {
     "wrong-types": "content 123, a usage that is a list, or a finish_reason object (in turn)",
     "no-reply": "no answer at all (the connection hangs, bounded by hang_s)",
     "slow": "the right answer, slow_s late",
+    "trickle": "the right answer, one byte every trickle_s (bounded by hang_s): every read is quick, the whole reply is not",
 }
 #: fault kinds that still deliver the answer (no failure to record)
 HARMLESS = frozenset({"slow"})
@@ -58,6 +59,7 @@ class FaultyOpenAI(MockOpenAI):
     seed: int = 0
     hang_s: float = 10.0
     slow_s: float = 0.3
+    trickle_s: float = 0.25
     #: completion requests that arrived, and how many of them were faulted
     posts: int = 0
     injected: int = 0
@@ -90,6 +92,10 @@ class FaultyOpenAI(MockOpenAI):
         if kind == "slow":
             await asyncio.sleep(self.slow_s)
             return await super().send(writer, "POST", path, body)
+        if kind == "trickle":
+            _, payload = self.respond("POST", path, body)
+            await self._trickle(writer, http_response(200, json.dumps(payload).encode()))
+            return False
         if kind.startswith("429"):
             after = "1" if kind == "429-seconds" else formatdate(time.time() + 2, usegmt=True)
             writer.write(http_response(429, b'{"error": {"message": "slow down"}}', {"retry-after": after}))
@@ -104,6 +110,16 @@ class FaultyOpenAI(MockOpenAI):
             writer.write(http_response(200, data[: len(data) // 2] if kind == "malformed-json" else data))
         await writer.drain()
         return True
+
+    async def _trickle(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        """Send ``data`` a byte at a time, for at most ``hang_s``."""
+        started = time.monotonic()
+        for byte in data:
+            if time.monotonic() - started > self.hang_s:
+                return
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(self.trickle_s)
 
     def _mangled(self, kind: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """The normal reply with the fault's damage done to it."""

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from fixtures import write_tiny_kb, write_tiny_release
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from input_samples import READERS, Reader
 from typer.testing import CliRunner
 
@@ -162,3 +164,147 @@ def test_probes_with_one_id_are_refused_wherever_they_come_from(tmp_path: Path) 
     (run_dir / "probes.jsonl").write_text("\n".join([*lines, lines[0]]) + "\n")
     first_id = json.loads(lines[0])["id"]
     clear_error(invoke("score", "multifacet", "--responses", run_dir, "--out", tmp_path / "rescored"), first_id, "twice")
+
+
+# --- a model id selects a host only when it is exact ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model", "words"),
+    [
+        ("openai:m@{url} ", ["' '", "position"]),  # a trailing space
+        ("openai:m@ {url}", ["' '", "position 3"]),  # a space after '@'
+        ("openai:m@{url}\n", ["'\\n'"]),  # a newline
+        ("openai:\tm@{url}", ["'\\t'"]),
+        ("openai:@{url}", ["empty model name"]),
+        ("openai:m@", ["nothing after '@'"]),
+        ("openai:m@localhost", ["localhost", "no http://"]),
+        ("openai:m@127.0.0.1", ["127.0.0.1", "no http://"]),
+        ("openai:m@{url}#part", ["is not an http:// or https:// URL"]),
+    ],
+)
+def test_a_malformed_model_id_never_reaches_the_default_host(model: str, words: list[str], kb: Path, tmp_path: Path) -> None:
+    """The default host ($OPENAI_BASE_URL here, standing for the OpenAI API) gets nothing, not even the model list."""
+    named, default = MockOpenAI(), MockOpenAI()
+    with serve_in_thread(named) as url, serve_in_thread(default) as default_url:
+        result = invoke("run", "multifacet", "--data", kb, "--limit", "1", "--model", model.format(url=url), "--out", tmp_path / "runs",
+                        "-q", "--no-cache", env={"OPENAI_BASE_URL": default_url, "OPENAI_API_KEY": "sk-not-to-be-sent"})
+    clear_error(result, "--model", *words)
+    assert default.requests == named.requests == 0
+    assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
+
+
+def test_the_default_host_is_for_ids_without_a_url_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from medprobe.errors import MedprobeError
+    from medprobe.models import make_backend
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert make_backend("openai:gpt-4o-mini").base_url == "https://api.openai.com/v1"
+    assert make_backend("openai:claude-3@20240229").model == "claude-3@20240229"  # a version tag after '@' is no host
+    assert make_backend("openai:a@b@http://h:8000/v1").model == "a@b"
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://h:8000/v1 ")
+    with pytest.raises(MedprobeError, match="OPENAI_BASE_URL"):
+        make_backend("openai:m")
+
+
+# --- special files and damaged state ----------------------------------------------------------------------
+
+
+def run_in_child(argv: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The command in its own process, its memory bounded (a file that never ends must not fill the machine's)."""
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+            f"sys.argv = {['medprobe', *argv]!r}\n"
+            "from medprobe.__main__ import main\n"
+            "main()\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **ENV}, timeout=timeout)
+
+
+def test_a_device_or_a_pipe_given_as_data_is_refused(tmp_path: Path) -> None:
+    release = write_tiny_release(tmp_path / "medqa")
+    (release / "MCQ" / "test.json").unlink()
+    (release / "MCQ" / "test.json").symlink_to("/dev/zero")
+    done = run_in_child(["run", "multifacet", "--data", str(release), "--model", "random", "--out", str(tmp_path / "runs"), "-q"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "not a regular file" in done.stderr and "test.json" in done.stderr
+    (release / "MCQ" / "test.json").unlink()
+    os.mkfifo(release / "MCQ" / "test.json")  # a pipe nobody writes to: reading it waits for ever
+    done = run_in_child(["run", "multifacet", "--data", str(release), "--model", "random", "--out", str(tmp_path / "runs"), "-q"], timeout=30)
+    assert done.returncode == 2 and "not a regular file" in done.stderr and "test.json" in done.stderr, done.stderr
+
+
+def test_a_file_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from medprobe import jsonl
+    from medprobe.errors import MedprobeError
+
+    path = write_tiny_kb(tmp_path / "kb.jsonl")
+    monkeypatch.setattr(jsonl, "MAX_FILE_BYTES", 100)
+    with pytest.raises(MedprobeError, match="more than the 100"):
+        jsonl.read_text(path)
+
+
+def test_state_files_of_the_wrong_kind_are_named(kb: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "locks").write_text("not a folder")
+    clear_error(invoke("run", "multifacet", "--data", kb, "--model", "random", "--out", tmp_path / "runs", env={"MEDPROBE_HOME": str(home)}),
+                str(home / "locks"))
+    (home / "locks").unlink()
+    (home / "responses.sqlite").mkdir()
+    for argv in (["run", "multifacet", "--data", kb, "--model", "random", "--out", tmp_path / "runs"], ["cache", "stats"], ["cache", "clear"],
+                 ["cache", "clear", "--force"]):
+        clear_error(invoke(*argv, env={"MEDPROBE_HOME": str(home)}), "responses.sqlite", "folder")
+
+
+def test_a_run_directory_whose_config_is_no_object_is_named(kb: Path, tmp_path: Path) -> None:
+    run_dir = Path(invoke("run", "multifacet", "--data", kb, "--limit", "2", "--model", "random", "-q", "--out", tmp_path / "runs")
+                   .stdout.strip().splitlines()[-1])
+    (run_dir / "config.json").write_text("[1, 2]")
+    (run_dir / "summary.json").unlink()  # an unfinished run: the next run looks at its config too
+    clear_error(invoke("score", "multifacet", "--responses", run_dir, "--out", tmp_path / "scored"), "config.json", "JSON object")
+    result = invoke("run", "multifacet", "--data", kb, "--limit", "2", "--model", "random", "-q", "--out", tmp_path / "runs")
+    assert result.exit_code == 0, result.output
+
+
+# --- replay: which answers fit is said before anything runs -----------------------------------------------
+
+
+def test_replay_says_which_answers_match_before_anything_runs(kb: Path, tmp_path: Path) -> None:
+    probes = tmp_path / "probes.jsonl"
+    assert invoke("build", "multifacet", "--data", kb, "--limit", "2", "-o", probes).exit_code == 0
+    ids = [json.loads(line)["id"] for line in probes.read_text().splitlines()]
+    stray = tmp_path / "stray.jsonl"
+    stray.write_text("".join(json.dumps({"probe_id": f"other-{i}", "text": "A"}) + "\n" for i in range(7)))
+    clear_error(invoke("run", "multifacet", "--data", kb, "--limit", "2", "--model", f"replay:{stray}", "--out", tmp_path / "runs"),
+                "none of the 7 probe ids", "other-0")
+    assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").iterdir())
+    partly = tmp_path / "partly.jsonl"
+    partly.write_text("".join(json.dumps({"probe_id": pid, "text": "A"}) + "\n" for pid in [*ids[:-2], "other-1"]))
+    result = invoke("run", "multifacet", "--data", kb, "--limit", "2", "--model", f"replay:{partly}", "--out", tmp_path / "runs", "-q")
+    assert result.exit_code == 3, result.output
+    said = " ".join(result.stderr.split())
+    assert f"answers {len(ids) - 2} of this run's {len(ids)} probes" in said
+    assert "1 of its probe ids match no probe and are not used (other-1)" in said and "2 probes have no answer there" in said
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(edits=st.lists(st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(min_value=0, max_value=60),
+                                st.sampled_from([" ", "\n", "\t", "\x00", "\u00a0", "@", ":", "/", "#", "?", "x", ""])),
+                      min_size=1, max_size=3))
+def test_an_id_that_holds_a_url_never_selects_the_default_host(edits: list[tuple[str, int, str]]) -> None:
+    """Typos of a valid id (a character inserted, lost or changed, up to three times): either refused,
+    or the URL typed is the one used; the default host only for an id without any URL in it."""
+    from medprobe.errors import MedprobeError
+    from medprobe.models import make_backend
+
+    spec = "m@http://127.0.0.1:8000/v1"
+    for kind, at, char in edits:
+        at = min(at, len(spec))
+        spec = spec[:at] + char + spec[at:] if kind == "insert" else spec[:at] + (char if kind == "replace" else "") + spec[at + 1 :]
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.delenv("OPENAI_BASE_URL", raising=False)
+            backend = make_backend(f"openai:{spec}")
+    except MedprobeError:
+        return
+    assert backend.base_url in spec if "://" in spec else backend.base_url == "https://api.openai.com/v1", spec

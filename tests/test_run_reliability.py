@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -390,3 +391,103 @@ def test_slow_requests_are_reported_while_they_wait(tmp_path: Path, capsys: pyte
     assert stats.sent == 2
     err = capsys.readouterr().err
     assert "2 request(s) waiting more than 0.1 s for fake" in " ".join(err.split())
+
+
+# --- 10. a damaged cache, a full disk -------------------------------------------------------------------
+
+
+def cli(*args: Any, home: Path) -> Any:
+    return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "1000", "NO_COLOR": "1", "MEDPROBE_HOME": str(home)})
+
+
+@pytest.mark.parametrize("where", ["header", "pages"])
+def test_a_damaged_cache_is_named_cleared_with_force_and_can_be_left_out(where: str, small_kb: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with serve_in_thread(MockOpenAI(reply=deterministic_reply)) as url:
+        argv = ["run", "multifacet", "--data", small_kb, "--model", f"openai:m@{url}", "--out", tmp_path / "runs", "-q", "--fresh"]
+        assert cli(*argv, home=home).exit_code == 0
+        database = home / "responses.sqlite"
+        data = bytearray(database.read_bytes())
+        start = 0 if where == "header" else 4096  # the file header, or every page after the first
+        data[start:] = bytes((i * 131 + 7) % 256 for i in range(len(data) - start))
+        database.write_bytes(bytes(data))
+        for command in (argv, ["cache", "stats"], ["cache", "clear"]):
+            result = cli(*command, home=home)
+            message = " ".join(result.output.split())
+            assert result.exit_code == 2 and "Traceback" not in message, (command, result.exception, message)
+            assert "response cache is damaged" in message and "cache clear --force" in message and "--no-cache" in message
+        assert cli(*argv, "--no-cache", home=home).exit_code == 0
+        cleared = cli("cache", "clear", "--force", home=home)
+        assert cleared.exit_code == 0 and "responses.sqlite" in cleared.output and not database.exists()
+        assert cli(*argv, home=home).exit_code == 0
+
+
+def test_a_full_disk_is_named_and_loses_nothing(small_kb: Path, tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    full.symlink_to("/dev/full")  # every write to it fails with ENOSPC
+    with pytest.raises(MedprobeError, match="no space left") as raised:
+        JsonlAppender(full).write({"n": 1})
+    assert str(full) in str(raised.value)
+    # a whole run whose files stop fitting: the file size limit makes every write past 64 kB fail (EFBIG)
+    out = tmp_path / "runs"
+    home = Path(os.environ["MEDPROBE_HOME"])
+    assert cli("run", "multifacet", "--data", small_kb, "--model", "random", "--out", tmp_path / "warm", "-q", home=home).exit_code == 0
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (65536, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))\n"
+            f"sys.argv = ['medprobe', 'run', 'multifacet', '--data', {str(small_kb)!r}, '--model', 'random', '--out', {str(out)!r}, '-q']\n"
+            "from medprobe.__main__ import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "1000", "NO_COLOR": "1"})
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "no space left" in done.stderr and str(out) in " ".join(done.stderr.split())
+
+
+# --- 11. the same command finishes what it left: a killed score, a run that ended incomplete ------------
+
+
+def test_a_killed_score_is_finished_in_its_own_directory(uninterrupted: Outcome, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "scored"
+    with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
+        patch.setattr(pipeline, "finish", lambda *args, **kwargs: (_ for _ in ()).throw(KeyboardInterrupt()))
+        rescore("multifacet", uninterrupted.path, "medprobe", BuildOptions(), out=out, reference_compatible=False)
+    (half,) = run_dirs(out)
+    assert not (half / "summary.json").exists()
+    again = rescore("multifacet", uninterrupted.path, "medprobe", BuildOptions(), out=out, reference_compatible=False)
+    assert run_dirs(out) == [half] == [again.path]
+    assert again.summary["metrics"] == uninterrupted.summary["metrics"]
+    assert len(recorded(half)) == uninterrupted.summary["run"]["requests"]
+    # a scoring of the unfinished run itself leaves it alone (it is no scoring of the same responses)
+    (uninterrupted.path / "summary.json").rename(tmp_path / "summary.json")
+    try:
+        scored = rescore("multifacet", uninterrupted.path, "medprobe", BuildOptions(), out=uninterrupted.path.parent, reference_compatible=False)
+    finally:
+        (tmp_path / "summary.json").rename(uninterrupted.path / "summary.json")
+    assert scored.path != uninterrupted.path
+    shutil.rmtree(scored.path)
+
+
+def test_an_incomplete_run_is_finished_in_place_and_marked_until_then(small_kb: Path, tmp_path: Path) -> None:
+    home, out = tmp_path / "home", tmp_path / "runs"
+    mock = MockOpenAI(reply=deterministic_reply, fail_first=3, fail_status=400)
+    with serve_in_thread(mock) as url:
+        argv = ["run", "multifacet", "--data", small_kb, "--model", f"openai:m@{url}", "--out", out, "-q", "-O", "concurrency=1"]
+        first = cli(*argv, home=home)
+        assert first.exit_code == 3, first.output
+        (incomplete,) = run_dirs(out)
+        (out / "20000101T000000Z-multifacet-killed").mkdir()  # a run killed before its summary
+        (out / "20000101T000000Z-multifacet-killed" / "config.json").write_text("{}")
+        board = cli("leaderboard", *run_dirs(out), home=home)
+        assert board.exit_code == 0, board.output
+        assert "(incomplete: 3 of" in board.stdout and "left out 1 unfinished run" in " ".join(board.stderr.split())
+        for refused in (["compare", incomplete, incomplete], ["profile", incomplete]):
+            message = " ".join(cli(*refused, home=home).output.split())
+            assert "the run is incomplete" in message and "again" in message, message
+        requests = mock.requests
+        second = cli(*argv, home=home)
+    assert second.exit_code == 0, second.output
+    assert [p for p in run_dirs(out) if "killed" not in p.name] == [incomplete], "the same command made a new run directory"
+    summary = json.loads((incomplete / "summary.json").read_text())
+    assert summary["status"] == "complete" and summary["run"]["sent"] == 3 == mock.requests - requests
+    assert f"resumed the unfinished run in {incomplete}" in " ".join(second.stderr.split())

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from medprobe.errors import MedprobeError
 from medprobe.paths import home_dir
 
 
@@ -31,8 +32,12 @@ class RunLock:
         self._handle: TextIO | None = None
 
     def __enter__(self) -> RunLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = self._handle = self.path.open("a+", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = self._handle = self.path.open("a+", encoding="utf-8")
+        except OSError as exc:
+            raise MedprobeError(f"cannot open the run lock {self.path}: {exc.strerror or exc}", field="MEDPROBE_HOME",
+                                hint=f"{self.path.parent} must be a folder medprobe can write in") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -26,11 +26,12 @@ from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revisi
 from medprobe.engine.runner import Requests, RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, item_cells_of, item_error_record
-from medprobe.jsonl import JsonlAppender, write_records
+from medprobe.jsonl import JsonlAppender, replacing, write_records
 from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
 from medprobe.models.random_model import RandomBackend, refuse_free_text
+from medprobe.models.replay import ReplayBackend
 from medprobe.records import (
     UNBUILT_KEY,
     GenerationParams,
@@ -42,6 +43,7 @@ from medprobe.records import (
     request_id,
     unbuilt_note,
 )
+from medprobe.redact import redacted_all
 from medprobe.report.markdown import render_report
 from medprobe.verification import verified_probe_set
 
@@ -152,6 +154,8 @@ def _config(plan: RunPlan, probe_set: ProbeSet, probes_sha256: str, identity: di
         versions=package_versions(),
         git_revision=git_revision(),
     )
+    # no credential of a URL (in --model, a judge's model, -O) is written to config.json
+    config = RunConfig.model_validate(redacted_all(config.model_dump(mode="json")))
     config.fingerprint = fingerprint(config)
     return config
 
@@ -291,6 +295,8 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
     backend = make_backend(plan.model, plan.model_options, seed=plan.build.seed, prompt_style=plan.prompt_style)
     if backend.model_id == RandomBackend.model_id and not hasattr(method, "interact"):  # a dialogue's turns have formats
         refuse_free_text(plan.method, probe_set.probes)
+    if isinstance(backend, ReplayBackend):  # which answers fit is known, and said, before anything runs
+        notice(backend.matching(probe.id for probe in probe_set.probes))
     with staged_probes(plan.out, probe_set.probes) as probes:  # the file moves into the run directory
         config = _config(plan, probe_set, probes.sha256, backend.identity(), backend.model_id)
         with RunLock(config.fingerprint, notice) as lock:
@@ -308,10 +314,11 @@ def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | 
 
 
 def _open_run(plan: RunPlan, config: RunConfig, probes: StagedProbes, label: str) -> tuple[RunDir, bool]:
-    """The unfinished run with this fingerprint, repaired, else a new run directory; and whether
-    it resumes. Call it holding the fingerprint's lock."""
+    """The unfinished run with this fingerprint (no summary yet, or one of an incomplete run: its
+    failed requests are asked again), repaired, else a new run directory; and whether it resumes.
+    Call it holding the fingerprint's lock."""
     RunDir.discard_partial(plan.out, config.fingerprint)
-    found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint)
+    found = None if plan.fresh else RunDir.find_unfinished(plan.out, config.fingerprint, incomplete=True)
     if found is None:
         return RunDir.create(plan.out, label, config, probes), False
     found.repair(probes)
@@ -393,12 +400,10 @@ def rescore(
     )
     with staged_probes(out, probe_set.probes) as probes:
         config = _config(plan, probe_set, probes.sha256, identity, model)
+        config.scored_from = str(responses_path.resolve())
         with RunLock(config.fingerprint, notice):
-            RunDir.discard_partial(out, config.fingerprint)
-            rundir = RunDir.create(out, "rescore", config, probes)
-            with rundir.appender() as appender:
-                for response in responses:
-                    appender.write(response)
+            rundir = _open_scoring(out, config, probes)
+            rundir.write_responses(responses)  # whole: what a killed scoring wrote is replaced
             stats = RunStats(total=len(responses), resumed=len(responses), errors=sum(r.error is not None for r in responses))
             summary = finish(rundir, method, config, probe_set.probes, responses, stats, asked=len(responses))
     return Outcome(rundir.path, summary)
@@ -410,6 +415,18 @@ def _status(errors: Sequence[Response], missing: bool, unbuilt: Sequence[dict[st
     if errors or missing:
         return "incomplete: some requests have no answer"
     return "complete"
+
+
+def _open_scoring(out: Path, config: RunConfig, probes: StagedProbes) -> RunDir:
+    """The directory a killed scoring of the same responses left unfinished, its files replaced, else
+    a new one (call it holding the fingerprint's lock)."""
+    RunDir.discard_partial(out, config.fingerprint)
+    found = RunDir.find_unfinished(out, config.fingerprint, config.scored_from)
+    if found is None:
+        return RunDir.create(out, "rescore", config, probes)
+    found.repair(probes)
+    found.write_config(config)
+    return found
 
 
 def finish(
@@ -477,12 +494,14 @@ def finish(
         summary["item_error"] = item_error
     if errors:
         summary["run"]["first_errors"] = sorted({r.error or "" for r in errors})[:5]
+    summary = redacted_all(summary)  # a scorer's or judge's note may name a model id with credentials
     judged = extraction.judgement_records(responses)
     if judged:
         write_records(rundir.path / "judge.jsonl", judged)
     for name, content in result.extra_files.items():
         if isinstance(content, str):
-            (rundir.path / name).write_text(content, encoding="utf-8")
+            with replacing(rundir.path / name) as handle:
+                handle.write(content)
         else:
             write_records(rundir.path / name, content)
     rundir.write_results(result.items, summary, render_report(summary, config, method.report(summary)))

@@ -28,8 +28,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from medprobe.errors import MedprobeError
-from medprobe.jsonl import JsonlAppender, dumps, read_json, read_records, write_json, write_records
+from medprobe.jsonl import (
+    JsonlAppender,
+    dumps,
+    read_json,
+    read_records,
+    replacing,
+    space_for,
+    validation_error,
+    write_json,
+    write_records,
+)
 from medprobe.records import ItemScore, Probe, Response, RunConfig
 
 CONFIG, PROBES, RESPONSES, SCORES, SUMMARY, REPORT = (
@@ -96,7 +108,7 @@ def staged_probes(out: Path, probes: list[Probe]) -> Iterator[StagedProbes]:
     path = out / f".probes.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
         digest = hashlib.sha256()
-        with path.open("xb") as handle:
+        with space_for(path), path.open("xb") as handle:
             for line in _probe_lines(probes):
                 digest.update(line)
                 handle.write(line)
@@ -131,6 +143,17 @@ def git_revision() -> str | None:
         return rev.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def _json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``; None when it cannot be read or is no object (not a run of ours)."""
+    if not path.is_file():  # a FIFO or device would hang or never end
+        return None
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def slug(text: str) -> str:
@@ -173,20 +196,28 @@ class RunDir:
             shutil.rmtree(staging, ignore_errors=True)
 
     @classmethod
-    def find_unfinished(cls, out: Path, fingerprint_: str) -> RunDir | None:
-        """The newest run under ``out`` with this fingerprint that has no summary yet."""
+    def find_unfinished(cls, out: Path, fingerprint_: str, scored_from: str | None = None, *, incomplete: bool = False) -> RunDir | None:
+        """The newest run under ``out`` with this fingerprint, made by the same command (``run``, or
+        ``score`` of the same responses), that has no summary yet or, with ``incomplete``, one whose
+        status says some requests have no answer (the same command finishes it in place)."""
         if not out.is_dir():
             return None
         for config_path in sorted(out.glob(f"*/{CONFIG}"), reverse=True):
             run = cls(config_path.parent)
-            if run.path.name.startswith(".") or (run.path / SUMMARY).exists():
+            config = _json_object(config_path)
+            if run.path.name.startswith(".") or config is None:
                 continue
-            try:
-                if json.loads(config_path.read_text(encoding="utf-8")).get("fingerprint") == fingerprint_:
-                    return run
-            except (OSError, json.JSONDecodeError):
-                continue
+            if config.get("fingerprint") == fingerprint_ and config.get("scored_from") == scored_from and run._to_finish(incomplete):
+                return run
         return None
+
+    def _to_finish(self, incomplete: bool) -> bool:
+        """Whether the run is still to be finished: no summary.json, or (``incomplete``) a readable one
+        whose status is not complete."""
+        if not (self.path / SUMMARY).exists():
+            return True
+        summary = _json_object(self.path / SUMMARY) if incomplete else None
+        return summary is not None and summary.get("status") != "complete"
 
     @classmethod
     def open(cls, path: Path) -> RunDir:
@@ -214,7 +245,17 @@ class RunDir:
         shutil.rmtree(self.path, ignore_errors=True)
 
     def config(self) -> RunConfig:
-        return RunConfig.model_validate(read_json(self.path / CONFIG))
+        path = self.path / CONFIG
+        value = read_json(path)
+        if not isinstance(value, dict):
+            raise MedprobeError(f"expected a JSON object, got {type(value).__name__}", file=path, hint="not a medprobe run directory")
+        try:
+            return RunConfig.model_validate(value)
+        except ValidationError as exc:
+            raise validation_error(exc, path, None) from None
+
+    def write_config(self, config: RunConfig) -> None:
+        write_json(self.path / CONFIG, config.model_dump(mode="json"))
 
     def probes(self) -> list[Probe]:
         return read_records(self.path / PROBES, Probe)
@@ -234,7 +275,12 @@ class RunDir:
                 latest[response.request_id] = response
         return latest
 
+    def write_responses(self, responses: list[Response]) -> None:
+        """responses.jsonl as a whole (a scoring writes every response at once)."""
+        write_records(self.path / RESPONSES, responses)
+
     def write_results(self, items: list[ItemScore], summary: dict[str, Any], report: str) -> None:
         write_records(self.path / SCORES, items)
-        (self.path / REPORT).write_text(report, encoding="utf-8")
+        with replacing(self.path / REPORT) as handle:
+            handle.write(report)
         write_json(self.path / SUMMARY, summary)  # last: its presence marks the run finished

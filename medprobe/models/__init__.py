@@ -3,7 +3,7 @@
 Model ids: ``llamacpp:default`` (embedded SmolLM2-135M-Instruct), ``llamacpp:/path/model.gguf``,
 ``openai:MODEL@BASE_URL``, ``random``, ``replay:FILE``. Backend options (``-O key=value`` on
 the command line) are passed through: n_ctx, threads, chat_format (llamacpp); concurrency, max_concurrency,
-retries, timeout, key_env, server (openai).
+retries, timeout, key_env, server, max_reply_bytes (openai).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ BACKENDS: dict[str, tuple[str, str, dict[str, Parser]]] = {
         "OpenAIBackend",
         {
             "concurrency": whole(1), "max_concurrency": whole(1), "retries": whole(0), "timeout": seconds, "key_env": name,
+            "max_reply_bytes": whole(1),
             # the names it reads for sampling parameters outside the OpenAI API (medprobe.models.server_family)
             "server": one_of("openai", "vllm", "llamacpp"),
         },

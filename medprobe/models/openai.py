@@ -21,6 +21,11 @@ second than httpx, whose connection pool gets slower as connections grow (benchm
 measures both). Concurrency is what the user asks (``-O concurrency``, default 16): throttling halves
 it and successes grow it back to that, never beyond unless ``-O max_concurrency`` allows more.
 
+Only an exact model id selects a host (:func:`_endpoint`); credentials in the URL are used and shown
+nowhere (:mod:`medprobe.redact`). ``-O timeout`` bounds each whole request, a server trickling bytes
+included; no redirect is followed (a request sent on could reach a host the user did not name); a reply
+body over ``-O max_reply_bytes`` is not read as an answer.
+
 Sampling parameters outside the OpenAI API (``top_k``, the repetition penalty) go under the names the
 server's family reads (:mod:`medprobe.models.server_family`); the run's notes say what was sent.
 """
@@ -36,7 +41,7 @@ import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
@@ -45,17 +50,25 @@ from medprobe.errors import MedprobeError
 from medprobe.models.base import EMPTY_COMPLETION, failed
 from medprobe.models.server_family import extra_sampling, family_of_host, family_of_models, sent_note
 from medprobe.records import Request, Response
+from medprobe.redact import redacted
 
 if TYPE_CHECKING:
     import aiohttp
 
-#: MODEL@URL, the URL with any scheme (only http and https are accepted, the others named)
-_SPEC = re.compile(r"^(?P<model>.+?)@(?P<url>[A-Za-z][A-Za-z0-9+.-]*://\S*)$")
-#: MODEL@host:port/… — a URL without its scheme
-_SCHEMELESS = re.compile(r"^.+?@[\w.-]+(?::\d+|/)")
+#: the '@' that begins the URL of ``MODEL@URL``: the first one followed by a scheme (a model name may hold '@')
+_URL_START = re.compile(r"@(?=[A-Za-z][A-Za-z0-9+.-]*://)")
+#: what after an '@' is a host without its scheme (``localhost``, ``host:8000``, ``10.0.0.1``, ``host/v1``),
+#: not the version tag some model names carry (``claude-3@20240229``)
+_HOSTLIKE = re.compile(r"^localhost\b|[:/.]")
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
 #: seconds to open a connection, whatever -O timeout says: a server that is not there is known at once
 CONNECT_TIMEOUT_S = 5.0
+#: the largest reply body read, by default (``-O max_reply_bytes``): a completion is kilobytes, and a
+#: server that sends megabytes is looping or is no completion endpoint; the body is held in memory
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+HINT = "use openai:MODEL@http://host:port/v1 (or openai:MODEL alone for $OPENAI_BASE_URL, else the OpenAI API)"
 JSON_HEADERS = {"content-type": "application/json"}
 
 
@@ -88,6 +101,10 @@ class TransportFailure(RetryableError):
         self.kind = kind
 
 
+class ReplyTooLarge(Exception):
+    """A reply body over the size limit: not held, not read as an answer, not retried (it would be as large again)."""
+
+
 class UnreadableReply(RetryableError):
     """A successful HTTP reply that carries no usable answer."""
 
@@ -104,7 +121,7 @@ def transport_failure(exc: Exception) -> TransportFailure:
         kind = "ConnectError"
     else:
         kind = "RemoteProtocolError"
-    return TransportFailure(kind, f"{type(exc).__name__}: {exc}")
+    return TransportFailure(kind, redacted(f"{type(exc).__name__}: {exc}"))
 
 
 class _Strict(BaseModel):
@@ -218,21 +235,46 @@ def _host(url: str) -> str | None:
     return parts.hostname if parts.scheme in ("http", "https") else None
 
 
+def _printable(text: str, given: str) -> None:
+    """Refuse whitespace and control characters (``given`` names the option or variable)."""
+    odd = next((i for i, c in enumerate(text) if c.isspace() or not c.isprintable()), None)
+    if odd is not None:
+        raise MedprobeError(
+            f"{text[odd]!r} at position {odd + 1} of {redacted(text)!r}", field=given,
+            hint="remove the whitespace (a trailing space or newline often comes with a copied id)",
+        )
+
+
+def _base_url(url: str, given: str) -> str:
+    """``url`` as the base of every request, checked: an http:// or https:// URL with a host and no
+    fragment (the checks of ``given``, the option or variable that named it)."""
+    _printable(url, given)
+    if not _host(url) or urlsplit(url).fragment:
+        raise MedprobeError(f"'{redacted(url)}' is not an http:// or https:// URL with a host", field=given, hint=HINT)
+    return url.rstrip("/")
+
+
 def _endpoint(spec: str) -> tuple[str, str]:
-    """(model, base URL) of ``MODEL@URL``, or of ``MODEL`` alone with $OPENAI_BASE_URL or the OpenAI API."""
-    match = _SPEC.match(spec)
-    if match:
-        if not _host(match["url"]):
-            raise MedprobeError(
-                f"'{match['url']}' is not an http:// or https:// URL with a host", field="--model",
-                hint="use openai:MODEL@http://host:port/v1",
-            )
-        return match["model"], match["url"].rstrip("/")
-    if _SCHEMELESS.match(spec):
-        raise MedprobeError(f"the URL in '{spec}' has no http:// or https://", field="--model", hint="use openai:MODEL@http://host:port/v1")
-    if not spec:
-        raise MedprobeError("empty model name", field="--model", hint="use openai:MODEL@http://host:port/v1")
-    return spec, os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1").rstrip("/")
+    """(model, base URL) of ``MODEL@URL``, or of ``MODEL`` alone with $OPENAI_BASE_URL or the OpenAI API.
+
+    Only an exact id selects a host: whitespace or a control character anywhere, an empty model name,
+    an '@' with nothing or a host without scheme after it are refused, never read as a model name for
+    the default host (which would send the prompts to a server the user did not name)."""
+    _printable(spec, "--model")
+    start = _URL_START.search(spec)
+    model, url = (spec[: start.start()], spec[start.end() :]) if start else (spec, "")
+    tail = spec.rpartition("@")[2]
+    if not start and "@" in spec and (not tail or _HOSTLIKE.search(tail)):  # else a version tag, part of the name
+        what = "nothing after '@'" if not tail else f"the URL '{redacted(tail)}' has no http:// or https://"
+        raise MedprobeError(f"{what} in '{redacted(spec)}'", field="--model", hint=HINT)
+    if not model or model.startswith("@"):
+        raise MedprobeError(f"empty model name in '{redacted(spec)}'", field="--model", hint=HINT)
+    if "://" in model:
+        raise MedprobeError(f"the model name '{redacted(model)}' holds a URL not set off by '@'", field="--model", hint=HINT)
+    if url:
+        return model, _base_url(url, "--model")
+    given = os.environ.get("OPENAI_BASE_URL")
+    return model, _base_url(given, "OPENAI_BASE_URL") if given else DEFAULT_BASE_URL
 
 
 class OpenAIBackend:
@@ -242,7 +284,9 @@ class OpenAIBackend:
 
     def __init__(self, spec: str, options: dict[str, str]) -> None:
         self.model, self.base_url = _endpoint(spec)
-        self.model_id = f"openai:{self.model}@{self.base_url}"
+        #: the base URL as shown and stored: without the credentials it may hold (they are used, not kept)
+        self.shown_url = redacted(self.base_url)
+        self.model_id = f"openai:{self.model}@{self.shown_url}"
         #: the server family (which sampling names it reads): given, a hosted API's, or asked in check()
         self.family = options.get("server") or family_of_host(_host(self.base_url) or "")
         self._checked = False
@@ -254,14 +298,23 @@ class OpenAIBackend:
         self.attempts = int(options.get("retries", 5)) + 1
         timeout = float(options.get("timeout", 120))
         self.timeout_s = timeout
-        self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self.max_reply_bytes = int(options.get("max_reply_bytes", MAX_REPLY_BYTES))
+        # user:password in the URL go as HTTP basic authentication (aiohttp sends them); one
+        # Authorization header only, so the API key is not sent then
+        with_userinfo = urlsplit(self.base_url).username is not None
+        self.headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key and not with_userinfo else {}
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         #: one line per distinct set of sampling parameters sent (the run's notes)
         self.sent: dict[str, None] = {}
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": "openai", "model": self.model, "base_url": self.base_url}
+        return {"backend": "openai", "model": self.model, "base_url": self.shown_url}
+
+    def _url(self, path: str) -> str:
+        """The address of an endpoint: ``path`` after the base URL's path, before its query."""
+        parts = urlsplit(self.base_url)
+        return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + path, parts.query, ""))
 
     def _http(self) -> aiohttp.ClientSession:
         """The HTTP session, made on first use inside the running event loop (an aiohttp session
@@ -273,7 +326,8 @@ class OpenAIBackend:
         loop = asyncio.get_running_loop()
         if self._session is None or self._session.closed or self._loop is not loop:
             connector = aiohttp.TCPConnector(limit=self.max_concurrency, limit_per_host=0)
-            timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(CONNECT_TIMEOUT_S, self.timeout_s), sock_read=self.timeout_s)
+            # -O timeout bounds the whole request (a server trickling bytes cannot stretch it)
+            timeout = aiohttp.ClientTimeout(total=self.timeout_s, sock_connect=min(CONNECT_TIMEOUT_S, self.timeout_s))
             self._session = aiohttp.ClientSession(headers=self.headers, timeout=timeout, connector=connector)
             self._loop = loop
         return self._session
@@ -288,18 +342,27 @@ class OpenAIBackend:
         session = self._http()
         timeout = aiohttp.ClientTimeout(total=10.0, sock_connect=CONNECT_TIMEOUT_S)
         try:
-            async with session.get(f"{self.base_url}/models", timeout=timeout) as response:
-                status, content = response.status, await response.read()
+            async with session.get(self._url("/models"), timeout=timeout, allow_redirects=False) as response:
+                status, content = response.status, await self._read(response)
+                location = response.headers.get("location", "")
         except (aiohttp.ClientError, TimeoutError) as exc:
             failure = transport_failure(exc)
             raise MedprobeError(
-                f"cannot reach the model endpoint {self.base_url}: {failure.kind}: {failure}",
+                f"cannot reach the model endpoint {self.shown_url}: {failure.kind}: {failure}",
                 field="--model",
                 hint="is the server running and the URL right (it usually ends in /v1)?",
             ) from None
+        except ReplyTooLarge as exc:
+            raise MedprobeError(f"the model list of {self.shown_url}: {exc}", field="--model") from None
+        if status in REDIRECTS:
+            raise MedprobeError(
+                f"the endpoint {self.shown_url} redirects to '{redacted(location)}'; medprobe follows no redirects "
+                "(a request sent on could reach a host you did not name)", field="--model",
+                hint="put the address it redirects to in --model",
+            )
         if status in (401, 403):
             raise MedprobeError(
-                f"the endpoint {self.base_url} refused the API key (HTTP {status})",
+                f"the endpoint {self.shown_url} refused the API key (HTTP {status})",
                 hint="set OPENAI_API_KEY, or name another variable with -O key_env=NAME",
             )
         if self.family is None:
@@ -323,7 +386,7 @@ class OpenAIBackend:
         if request.seed is not None:
             body["seed"] = request.seed
         body.update(extra_sampling(family, params))
-        self.sent[sent_note(family, self.base_url, params)] = None
+        self.sent[sent_note(family, self.shown_url, params)] = None
         if request.messages is not None:
             body["messages"] = [m.model_dump() for m in request.messages]
             return "/chat/completions", body
@@ -335,20 +398,34 @@ class OpenAIBackend:
 
         async with self.limiter:
             try:
-                async with self._http().post(url, data=data, headers=JSON_HEADERS) as response:
-                    status, content = response.status, await response.read()
-                    retry_after = response.headers.get("retry-after")
+                async with self._http().post(url, data=data, headers=JSON_HEADERS, allow_redirects=False) as response:
+                    status, content = response.status, await self._read(response)
+                    retry_after, location = response.headers.get("retry-after"), response.headers.get("location", "")
             except (aiohttp.ClientError, TimeoutError) as exc:
                 raise transport_failure(exc) from None
+        if status in REDIRECTS:
+            raise StatusError(status, f"redirect to '{redacted(location)}' not followed (medprobe follows no redirects)")
         if status in RETRY_STATUSES:
             if status == 429:
                 self.limiter.throttled()
             raise RetryableStatus(status, content.decode("utf-8", "replace"), _retry_after(retry_after))
         if status >= 400:
-            raise StatusError(status, content.decode("utf-8", "replace"))
+            raise StatusError(status, redacted(content.decode("utf-8", "replace")))
         read = read_reply(content)
         self.limiter.succeeded()
         return read
+
+    async def _read(self, response: aiohttp.ClientResponse) -> bytes:
+        """The reply body, read up to ``max_reply_bytes`` (beyond it: ReplyTooLarge, nothing kept)."""
+        limit = self.max_reply_bytes
+        if (response.content_length or 0) > limit:
+            raise ReplyTooLarge(f"reply of {response.content_length} bytes, over -O max_reply_bytes={limit}: not read")
+        body = bytearray()
+        async for chunk in response.content.iter_chunked(64 * 1024):
+            body += chunk
+            if len(body) > limit:
+                raise ReplyTooLarge(f"reply over -O max_reply_bytes={limit} bytes: cut there and not read as an answer")
+        return bytes(body)
 
     async def _attempts(self, url: str, data: bytes) -> tuple[str, str | None, _Usage]:
         """Post until an attempt succeeds or ``self.attempts`` have failed (the last failure raised).
@@ -373,12 +450,12 @@ class OpenAIBackend:
         path, body = self._body(request)
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         try:
-            text, finish_reason, usage = await self._attempts(self.base_url + path, data)
+            text, finish_reason, usage = await self._attempts(self._url(path), data)
         except UnreadableReply as exc:
             return failed(request, f"{exc} (after {self.attempts} attempts)", started)
         except RetryableStatus as exc:
             return failed(request, f"RetryableStatus after {self.attempts} attempts: {exc}", started)
-        except StatusError as exc:
+        except (StatusError, ReplyTooLarge) as exc:
             return failed(request, str(exc), started)
         except TransportFailure as exc:
             return failed(request, f"{exc.kind} after {self.attempts} attempts: {exc}", started)
