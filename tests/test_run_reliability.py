@@ -480,7 +480,7 @@ def test_an_incomplete_run_is_finished_in_place_and_marked_until_then(small_kb: 
         (out / "20000101T000000Z-multifacet-killed" / "config.json").write_text("{}")
         board = cli("leaderboard", *run_dirs(out), home=home)
         assert board.exit_code == 0, board.output
-        assert "(incomplete: 3 of" in board.stdout and "left out 1 unfinished run" in " ".join(board.stderr.split())
+        assert "(incomplete: 3 of" in board.stdout and "-multifacet-killed: unfinished" in " ".join(board.stderr.split())
         for refused in (["compare", incomplete, incomplete], ["profile", incomplete]):
             message = " ".join(cli(*refused, home=home).output.split())
             assert "the run is incomplete" in message and "again" in message, message
