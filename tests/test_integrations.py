@@ -56,21 +56,25 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_tiny_kb(tmp_path_factory.mktemp("kb") / "kb.jsonl")
 
 
-@pytest.fixture(scope="module")
-def server() -> Any:
-    with serve_in_thread(MockOpenAI(reply=varied_reply)) as url:
-        yield url
+def sent(mock: MockOpenAI) -> list[tuple[str, ...]]:
+    """What decides a reply in each request a mock received: messages and decoding (any order)."""
+    keys = ("messages", "temperature", "top_p", "max_tokens", "stop", "top_k", "repetition_penalty")
+    return sorted(json.dumps([body.get(key) for key in keys], sort_keys=True) for body in mock.bodies)
 
 
 @pytest.fixture(scope="module")
-def runs(kb: Path, server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """``medprobe run`` of each harness task's probes: the summaries the harnesses must equal."""
+def runs(kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``medprobe run`` of each harness task's probes: the summaries the harnesses must equal, and
+    the requests they must send."""
     out = tmp_path_factory.mktemp("runs")
-    summaries = {}
-    for task, (method, fixed) in TASKS.items():
-        build = BuildOptions(data=str(kb), limit=LIMIT, seed=0, **fixed)
-        plan = RunPlan(method=method, build=build, model=f"openai:mock@{server}", out=out, use_cache=False, progress=False)
-        summaries[task] = run_plan(plan).summary
+    mock = MockOpenAI(reply=varied_reply, keep_bodies=True)
+    summaries: dict[str, Any] = {}
+    with serve_in_thread(mock) as url:
+        for task, (method, fixed) in TASKS.items():
+            build = BuildOptions(data=str(kb), limit=LIMIT, seed=0, **fixed)
+            plan = RunPlan(method=method, build=build, model=f"openai:mock@{url}", out=out, use_cache=False, progress=False)
+            summaries[task] = run_plan(plan).summary
+    summaries["sent"] = sent(mock)
     return summaries
 
 
@@ -113,7 +117,7 @@ def test_the_sample_reader_keeps_the_rule_that_read_the_reply(kb: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def inspect_logs(kb: Path, server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def inspect_logs(kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """``inspect eval medprobe/<task> …`` of the four tasks, as a user types it (outside the checkout,
     where a source tree's egg-info would hide the installed package's entry point)."""
     pytest.importorskip("inspect_ai", reason=f"inspect_ai is not installed: {INSTALL}")
@@ -121,16 +125,17 @@ def inspect_logs(kb: Path, server: str, tmp_path_factory: pytest.TempPathFactory
     from inspect_ai.log import read_eval_log
 
     logs = tmp_path_factory.mktemp("inspect")
-    command = [
-        sys.executable, "-m", "inspect_ai", "eval", *(f"medprobe/{task}" for task in TASKS),
-        "-T", f"data={kb}", "-T", f"limit={LIMIT}", "--model", "openai/mock", "--model-base-url", server,
-        "-M", "responses_api=false", "--log-dir", str(logs), "--display", "none",
-    ]
-    env = {**os.environ, "OPENAI_API_KEY": "unused-by-the-mock"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=logs)
+    mock = MockOpenAI(reply=varied_reply, keep_bodies=True)
+    with serve_in_thread(mock) as url:
+        command = [
+            sys.executable, "-m", "inspect_ai", "eval", *(f"medprobe/{task}" for task in TASKS),
+            "-T", f"data={kb}", "-T", f"limit={LIMIT}", "--model", "llama-cpp-python/mock", "--model-base-url", url,
+            "--log-dir", str(logs), "--display", "none",
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=logs)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     read = [read_eval_log(str(path)) for path in logs.glob("*.eval")]
-    return {log.eval.task.split("/")[-1]: log for log in read}
+    return {"sent": sent(mock), **{log.eval.task.split("/")[-1]: log for log in read}}
 
 
 @pytest.mark.parametrize("task", list(TASKS))
@@ -152,8 +157,13 @@ def test_an_inspect_log_rescored_is_the_run(task: str, inspect_logs: dict[str, A
     outcome = rescore(method, Path(inspect_logs[task].location), "inspect-log", BuildOptions(), out=tmp_path, reference_compatible=False)
     assert outcome.summary["metrics"] == runs[task]["metrics"]
     assert outcome.summary["reading"] == runs[task]["reading"]
-    assert outcome.summary["model"] == "inspect-log:openai/mock"
+    assert outcome.summary["model"] == "inspect-log:llama-cpp-python/mock"
     assert (outcome.path / "report.md").is_file()
+
+
+def test_inspect_sends_the_requests_medprobe_run_sends(inspect_logs: dict[str, Any], runs: dict[str, Any]) -> None:
+    """Same messages and decoding, so a real model (not only the mock) answers both alike."""
+    assert inspect_logs["sent"] == runs["sent"]
 
 
 def test_an_inspect_log_of_another_method_is_refused(inspect_logs: dict[str, Any], tmp_path: Path) -> None:
@@ -165,38 +175,43 @@ def test_an_inspect_log_of_another_method_is_refused(inspect_logs: dict[str, Any
 
 
 @pytest.fixture(scope="module")
-def lm_eval_output(kb: Path, server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def lm_eval_output(kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """``medprobe export lm-eval`` of the four tasks, then ``lm_eval`` on them with --log_samples."""
     pytest.importorskip("lm_eval", reason=f"lm-evaluation-harness is not installed: {INSTALL}")
     folder, out = tmp_path_factory.mktemp("lm-eval-tasks"), tmp_path_factory.mktemp("lm-eval-out")
     medprobe = [sys.executable, "-m", "medprobe", "export", "lm-eval", str(folder), "--data", str(kb), "--limit", str(LIMIT)]
     subprocess.run(medprobe, check=True, capture_output=True, text=True)
-    command = [
-        sys.executable, "-m", "lm_eval", "--model", "local-chat-completions",
-        "--model_args", f"model=mock,base_url={server}/chat/completions,num_concurrent=4,max_retries=1,tokenized_requests=False",
-        "--include_path", str(folder), "--tasks", ",".join(f"medprobe_{task}" for task in TASKS),
-        "--apply_chat_template", "--log_samples", "--output_path", str(out),
-    ]
-    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "OPENAI_API_KEY": "unused-by-the-mock"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    mock = MockOpenAI(reply=varied_reply, keep_bodies=True)
+    with serve_in_thread(mock) as url:
+        command = [
+            sys.executable, "-m", "lm_eval", "--model", "local-chat-completions",
+            "--model_args", f"model=mock,base_url={url}/chat/completions,num_concurrent=4,max_retries=1,tokenized_requests=False",
+            "--include_path", str(folder), "--tasks", ",".join(f"medprobe_{task}" for task in TASKS),
+            "--apply_chat_template", "--log_samples", "--output_path", str(out),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "HF_DATASETS_OFFLINE": "1"})
     assert done.returncode == 0, done.stderr[-3000:]
-    return out / "mock"
+    return {"sent": sent(mock), "folder": out / "mock"}
 
 
 @pytest.mark.parametrize("task", list(TASKS))
-def test_lm_eval_metrics_equal_medprobe_run(task: str, lm_eval_output: Path, runs: dict[str, dict[str, Any]]) -> None:
-    (results,) = lm_eval_output.glob("results_*.json")
+def test_lm_eval_metrics_equal_medprobe_run(task: str, lm_eval_output: dict[str, Any], runs: dict[str, dict[str, Any]]) -> None:
+    (results,) = lm_eval_output["folder"].glob("results_*.json")
     reported = json.loads(results.read_text())["results"][f"medprobe_{task}"]
     expected = headline_numbers(TASKS[task][0], runs[task]["metrics"])
     assert _close({k: reported[f"{k},none"] for k in expected}, expected)
 
 
 @pytest.mark.parametrize("task", list(TASKS))
-def test_lm_eval_samples_rescored_are_the_run(task: str, lm_eval_output: Path, runs: dict[str, dict[str, Any]], tmp_path: Path) -> None:
-    (samples,) = lm_eval_output.glob(f"samples_medprobe_{task}_*.jsonl")
+def test_lm_eval_samples_rescored_are_the_run(task: str, lm_eval_output: dict[str, Any], runs: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    (samples,) = lm_eval_output["folder"].glob(f"samples_medprobe_{task}_*.jsonl")
     outcome = rescore(TASKS[task][0], samples, "lm-eval-samples", BuildOptions(), out=tmp_path, reference_compatible=False)
     assert outcome.summary["metrics"] == runs[task]["metrics"]
     assert outcome.summary["reading"] == runs[task]["reading"]
+
+
+def test_lm_eval_sends_the_requests_medprobe_run_sends(lm_eval_output: dict[str, Any], runs: dict[str, Any]) -> None:
+    assert lm_eval_output["sent"] == runs["sent"]
 
 
 # --- Hugging Face datasets ------------------------------------------------------------------------------
