@@ -773,6 +773,7 @@ def export_lm_eval(
     limit: Annotated[int | None, typer.Option(min=1)] = None,
     seed: Annotated[int, typer.Option()] = 0,
     setting: Annotated[str | None, typer.Option()] = None,
+    repeats: Annotated[int | None, typer.Option(min=1, help="multicog_lowmid, sdak: repetitions built as probes of their own")] = None,
     include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
     server_family: Annotated[str, typer.Option(help="names of top-k / repetition penalty in requests: vllm or llamacpp")] = "vllm",
 ) -> None:
@@ -782,7 +783,8 @@ def export_lm_eval(
 
     writable_dir(folder, "FOLDER")
     for task in method or list(TASKS):
-        built = build_harness_set(task, data=data, limit=limit, seed=seed, setting=setting, include_unmeasured=include_unmeasured)
+        built = build_harness_set(task, data=data, limit=limit, seed=seed, setting=setting, repeats=repeats,
+                                  include_unmeasured=include_unmeasured)
         path = export_task(built, folder, server_family)
         err_console.print(f"{escape(path.stem)}: {len(built.probe_set.probes)} probes")
     print(folder)

@@ -118,8 +118,8 @@ def test_the_sample_reader_keeps_the_rule_that_read_the_reply(kb: Path) -> None:
 
 @pytest.fixture(scope="module")
 def inspect_logs(kb: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """``inspect eval medprobe/<task> …`` of the four tasks, as a user types it (outside the checkout,
-    where a source tree's egg-info would hide the installed package's entry point)."""
+    """``inspect eval medprobe/<task> …`` of the four tasks, as a user types it: the tasks are found
+    through the entry point."""
     pytest.importorskip("inspect_ai", reason=f"inspect_ai is not installed: {INSTALL}")
     pytest.importorskip("openai", reason=f"openai (inspect's client) is not installed: {INSTALL}")
     from inspect_ai.log import read_eval_log
@@ -208,6 +208,24 @@ def test_lm_eval_samples_rescored_are_the_run(task: str, lm_eval_output: dict[st
     outcome = rescore(TASKS[task][0], samples, "lm-eval-samples", BuildOptions(), out=tmp_path, reference_compatible=False)
     assert outcome.summary["metrics"] == runs[task]["metrics"]
     assert outcome.summary["reading"] == runs[task]["reading"]
+
+
+def test_lm_eval_samples_of_part_of_a_task_are_refused(lm_eval_output: dict[str, Any], tmp_path: Path) -> None:
+    """An lm_eval --limit run holds part of the task: p(M) over part of a knowledge point would be wrong."""
+    (samples,) = lm_eval_output["folder"].glob("samples_medprobe_multifacet_*.jsonl")
+    part = tmp_path / samples.name
+    part.write_text("".join(samples.read_text().splitlines(keepends=True)[:-1]))
+    with pytest.raises(MedprobeError, match="of the task's"):
+        rescore("multifacet", part, "lm-eval-samples", BuildOptions(), out=tmp_path, reference_compatible=False)
+
+
+def test_an_lm_eval_aggregate_over_part_of_a_task_is_nan_not_a_number(kb: Path, tmp_path: Path) -> None:
+    from medprobe.integrations.lm_eval_tasks import aggregate, export_task
+
+    export_task(build_harness_set("multifacet", data=str(kb), limit=LIMIT), tmp_path)
+    documents = tmp_path / "medprobe_multifacet.jsonl"
+    first = json.loads(documents.read_text().splitlines()[0])
+    assert math.isnan(aggregate(str(documents), "average", [json.dumps({"probe_id": first["probe_id"], "reply": "A"})]))
 
 
 def test_lm_eval_sends_the_requests_medprobe_run_sends(lm_eval_output: dict[str, Any], runs: dict[str, Any]) -> None:

@@ -66,6 +66,7 @@ def build_harness_set(
         "medprobe": importlib.metadata.version("medprobe"),
         "task": task,
         "build": {**build, "data": data or method.default_data},
+        "probes": len(probe_set.probes),
         "generation": probe_set.generation.model_dump(mode="json"),
         "info": info,
         "scoring": {"method": method_name, "seed": seed, "setting": probe_set.setting, "options": info.get("scoring_options", {})},

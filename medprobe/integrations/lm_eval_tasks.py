@@ -46,8 +46,11 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
 
 def aggregate(documents: str, key: str, items: list[str]) -> float:
     """One headline number of the method, scored over all samples together (their probes come from
-    the task's ``documents``). A number the method cannot compute on these samples is NaN, never 0."""
+    the task's ``documents``). A number the method cannot compute on these samples (a task none of
+    them asks, or only part of the task asked) is NaN, never 0."""
     header, probes = _documents(documents)
+    if len(items) < len(probes):  # lm_eval --limit: p(M) or SDAK's pairs over part of the task would be wrong
+        return float("nan")
     rows = [json.loads(item) for item in items]
     replies = {row["probe_id"]: row["reply"] for row in rows}
     asked = [probes[row["probe_id"]] for row in rows]

@@ -29,10 +29,13 @@ def read_harness_results(fmt: str, path: Path, method: str) -> tuple[ProbeSet, l
     if header["scoring"]["method"] != method:
         raise MedprobeError(f"these are {header['scoring']['method']} results, not {method}", file=path,
                             hint=f"medprobe score {header['scoring']['method']} --format {fmt} …")
-    by_id = {p.id: p for p in probes}
-    if len(by_id) != len(probes):
+    if len({p.id for p in probes}) != len(probes):
         raise MedprobeError("a probe appears twice (an inspect --epochs run, or lm-eval repeats?)", file=path,
                             hint="medprobe scores each probe once: run the harness with one epoch / repeat")
+    if len(probes) != header["probes"]:
+        raise MedprobeError(f"the file holds {len(probes)} of the task's {header['probes']} probes (a harness --limit?)", file=path,
+                            hint="the method's metrics need every probe of a knowledge point: run the whole task "
+                                 "(make it smaller with -T limit=N / medprobe export --limit N)")
     return probe_set_of(header, probes), responses_of(probes, replies), model, dict(header["build"])
 
 
