@@ -126,7 +126,7 @@ def probe_set_card(method: Method, options: BuildOptions, probe_set: ProbeSet) -
     lines = [
         _front_matter({p.language for p in probes}, len(probes)),
         f"# medprobe {method.title} probes ({data})", "",
-        f"Questions that [medprobe](https://pypi.org/project/medprobe/) {importlib.metadata.version('medprobe')} asks for "
+        f"Questions that medprobe {importlib.metadata.version('medprobe')} asks for "
         f"{method.title}, built with `medprobe build {method.name} {flags}`.", "",
         "| | |", "|---|---|",
         f"| method | {method.title} (`{method.name}`), setting {probe_set.setting or '–'} |",
@@ -136,7 +136,7 @@ def probe_set_card(method: Method, options: BuildOptions, probe_set: ProbeSet) -
         f"| size | {len(probes)} probes, {len({p.knowledge_point for p in probes})} knowledge points |",
         f"| per facet | {', '.join(f'{facet} {n}' for facet, n in sorted(facets.items()))} |",
         f"| decoding | {probe_set.generation.model_dump_json()} ({probe_set.samples} sample(s) per probe) |",
-        f"| measured item precision | {item_error['text'] if item_error else 'not measured (released data: its own authors vouch for it)'} |",
+        f"| measured item error (precision = 1 − error) | {item_error['text'] if item_error else 'not estimated: the items come from released data, not from a knowledge base'} |",
         "",
         "## Columns", "",
         "`id`, `method`, `knowledge_point`, `facet`, `variant`, `language`, `system` (usually empty), `prompt` (the user turn); "

@@ -40,8 +40,10 @@ def read_harness_results(fmt: str, path: Path, method: str) -> tuple[ProbeSet, l
 
 
 def _inspect_log(path: Path) -> tuple[Mapping[str, Any], list[Probe], dict[str, str | None], str]:
-    from inspect_ai.log import read_eval_log
-
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise MedprobeError("reading an inspect log needs inspect_ai", hint="pip install 'medprobe[inspect]'") from None
     from medprobe.integrations.inspect_tasks import HEADER_KEY
 
     log = read_eval_log(str(path))
