@@ -166,6 +166,17 @@ def test_inspect_sends_the_requests_medprobe_run_sends(inspect_logs: dict[str, A
     assert inspect_logs["sent"] == runs["sent"]
 
 
+def test_inspect_epochs_are_refused(kb: Path, tmp_path: Path) -> None:
+    """Several epochs would be averaged per sample and scored on one epoch's replies: refused."""
+    inspect_ai = pytest.importorskip("inspect_ai", reason=f"inspect_ai is not installed: {INSTALL}")
+    from medprobe.integrations.inspect_tasks import multifacet
+
+    with serve_in_thread(MockOpenAI(reply=varied_reply)) as url:
+        (log,) = inspect_ai.eval(multifacet(data=str(kb), limit=1), model="llama-cpp-python/mock", model_base_url=url,
+                                 epochs=2, log_dir=str(tmp_path), display="none")
+    assert log.status == "error" and "ask each probe once" in log.error.message
+
+
 def test_an_inspect_log_of_another_method_is_refused(inspect_logs: dict[str, Any], tmp_path: Path) -> None:
     with pytest.raises(MedprobeError, match="these are sdak results"):
         rescore("multifacet", Path(inspect_logs["sdak"].location), "inspect-log", BuildOptions(), out=tmp_path, reference_compatible=False)

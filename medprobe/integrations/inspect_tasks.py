@@ -19,6 +19,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Ge
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
+from medprobe.errors import MedprobeError
 from medprobe.integrations.harness import build_harness_set, headline_numbers, read_sample, score_replies
 from medprobe.models.server_family import extra_sampling
 from medprobe.records import GenerationParams, Probe
@@ -65,6 +66,9 @@ def medprobe_reader(scoring: dict[str, Any]) -> Scorer:
     """Reads one reply with the method's strict reader: 1 when the answer read is right."""
 
     async def score(state: TaskState, target: Target) -> Score:
+        if state.epoch > 1:  # inspect would average the epochs' scores and keep one epoch's reply for the metrics
+            raise MedprobeError("medprobe tasks ask each probe once", field="--epochs",
+                                hint="leave --epochs out; multicog_lowmid and sdak take -T repeats=N")
         probe = Probe.model_validate(state.metadata["probe"])
         reply = None if state.output.error else state.output.completion
         read = read_sample(scoring, probe, reply)
