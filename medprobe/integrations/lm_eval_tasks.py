@@ -14,7 +14,7 @@ for ``medprobe score METHOD --format lm-eval-samples FILE``.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +48,19 @@ def aggregate(documents: str, key: str, items: list[str]) -> float:
     """One headline number of the method, scored over all samples together (their probes come from
     the task's ``documents``). A number the method cannot compute on these samples (a task none of
     them asks, or only part of the task asked) is NaN, never 0."""
-    header, probes = _documents(documents)
-    if len(items) < len(probes):  # lm_eval --limit: p(M) or SDAK's pairs over part of the task would be wrong
+    if len(items) < len(_documents(documents)[1]):  # lm_eval --limit: p(M) or SDAK's pairs over part of the task
         return float("nan")
+    return _numbers(documents, tuple(items)).get(key, float("nan"))
+
+
+@lru_cache(maxsize=2)
+def _numbers(documents: str, items: tuple[str, ...]) -> dict[str, float]:
+    """All headline numbers of one task's replies, scored once for the aggregations that each want one."""
+    header, probes = _documents(documents)
     rows = [json.loads(item) for item in items]
     replies = {row["probe_id"]: row["reply"] for row in rows}
-    asked = [probes[row["probe_id"]] for row in rows]
-    result = score_replies(header["scoring"], asked, replies)
-    return headline_numbers(header["scoring"]["method"], result.metrics).get(key, float("nan"))
+    result = score_replies(header["scoring"], [probes[row["probe_id"]] for row in rows], replies)
+    return headline_numbers(header["scoring"]["method"], result.metrics)
 
 
 @cache
@@ -77,6 +82,7 @@ def export_task(built: HarnessSet, folder: Path, server_family: str = "vllm") ->
         raise MedprobeError(f"{len(with_system)} probes have a system message (e.g. {with_system[0]})",
                             hint="lm-eval sends one user turn per document; ask these probes with medprobe run")
     method = built.header["scoring"]["method"]
+    # the names of the numbers the method reports on these probes (scored on empty replies only to learn them)
     metrics = list(headline_numbers(method, score_replies(built.header["scoring"], probes, {p.id: "" for p in probes}).metrics))
     header = json.dumps({**built.header, "metrics": metrics}, ensure_ascii=False, sort_keys=True)
     name = task_name(built.task)
