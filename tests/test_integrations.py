@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -237,6 +238,15 @@ def test_an_lm_eval_aggregate_over_part_of_a_task_is_nan_not_a_number(kb: Path, 
     documents = tmp_path / "medprobe_multifacet.jsonl"
     first = json.loads(documents.read_text().splitlines()[0])
     assert math.isnan(aggregate(str(documents), "average", [json.dumps({"probe_id": first["probe_id"], "reply": "A"})]))
+
+
+def test_lm_eval_tasks_say_which_numbers_are_better_lower(kb: Path, tmp_path: Path) -> None:
+    """MedDisKEval's Completely Wrong share and its level (1 best) rank the other way round."""
+    from medprobe.integrations.lm_eval_tasks import export_task
+
+    yaml = export_task(build_harness_set("meddisk", data=str(kb), limit=LIMIT), tmp_path).read_text()
+    better = dict(re.findall(r'metric: "([^"]+)"\n    aggregation: [^\n]+\n    higher_is_better: (\w+)', yaml))
+    assert better == {"acc": "true", "CW": "false", "PC": "true", "BC": "true", "total_score": "true", "level": "false"}
 
 
 def test_lm_eval_sends_the_requests_medprobe_run_sends(lm_eval_output: dict[str, Any], runs: dict[str, Any]) -> None:

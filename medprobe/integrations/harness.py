@@ -125,6 +125,10 @@ def read_sample(scoring: Mapping[str, Any], probe: Probe, reply: str | None) -> 
     return SampleReading(float(item.score), answer, rules[0] if len(rules) == 1 else ", ".join(rules))
 
 
+#: headline numbers where less is better: MedDisKEval's "Completely Wrong" share and its level (1 is best)
+LOWER_IS_BETTER = frozenset({"CW", "level"})
+
+
 def headline_numbers(method: str, metrics: Mapping[str, Any]) -> dict[str, float]:
     """The numbers of a method's leaderboard row, as floats (a number the run could not compute, such
     as the accuracy of a task with no questions, is left out rather than shown as 0)."""

@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from medprobe.errors import MedprobeError
-from medprobe.integrations.harness import HarnessSet, headline_numbers, read_sample, score_replies
+from medprobe.integrations.harness import (
+    LOWER_IS_BETTER,
+    HarnessSet,
+    headline_numbers,
+    read_sample,
+    score_replies,
+)
 from medprobe.jsonl import write_records
 from medprobe.models.server_family import extra_sampling
 from medprobe.records import Probe
@@ -125,7 +131,7 @@ def _task_yaml(name: str, documents: Path, built: HarnessSet, functions: dict[st
         "top_p": params.top_p, "max_gen_toks": params.max_tokens, **extra_sampling(server_family, params),
     }
     metrics = [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}]
-    metrics += [{"metric": key, "aggregation": f"!function utils.{function}", "higher_is_better": True}
+    metrics += [{"metric": key, "aggregation": f"!function utils.{function}", "higher_is_better": key not in LOWER_IS_BETTER}
                 for key, function in functions.items()]
     lines = [
         f"# Written by `medprobe export lm-eval` ({built.header['scoring']['method']}, data {built.header['build']['data']}, "
@@ -142,7 +148,7 @@ def _task_yaml(name: str, documents: Path, built: HarnessSet, functions: dict[st
         "process_results: !function utils.process_results",
         f"generation_kwargs: {json.dumps(generation, ensure_ascii=False)}",
         "metric_list:",
-        *(f"  - metric: {json.dumps(m['metric'])}\n    aggregation: {_yaml_value(m['aggregation'])}\n    higher_is_better: true"
+        *(f"  - metric: {json.dumps(m['metric'])}\n    aggregation: {_yaml_value(m['aggregation'])}\n    higher_is_better: {str(m['higher_is_better']).lower()}"
           for m in metrics),
         "metadata:\n  version: 1",
     ]
