@@ -804,12 +804,13 @@ def export_hf(
     include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help=UNMEASURED_HELP)] = False,
 ) -> None:
     """Write a probe set (or a platform pack) as a Hugging Face dataset: Parquet plus a dataset card."""
-    from medprobe.integrations.hf_dataset import export_pack, export_probe_set
+    from medprobe.integrations.hf_dataset import export_pack, export_probe_set, pyarrow_module
     from medprobe.verification import verified_probe_set
 
     if (method is None) == (pack is None):
         raise MedprobeError("give either --method (a probe set) or --pack (a platform pack)", hint="e.g. --method multifacet --data builtin:en")
     writable_dir(folder, "FOLDER")
+    pyarrow_module()
     if pack is not None:
         export_pack(pack, folder)
     else:

@@ -30,7 +30,8 @@ BUILTIN_SOURCES = {
 }
 
 
-def _pyarrow() -> Any:
+def pyarrow_module() -> Any:
+    """pyarrow, or a clear error before any probe is built when it is missing."""
     try:
         import pyarrow
         import pyarrow.parquet
@@ -67,7 +68,7 @@ def pack_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def write_parquet(rows: list[dict[str, Any]], folder: Path) -> Path:
-    pyarrow = _pyarrow()
+    pyarrow = pyarrow_module()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / DATA_FILE
     pyarrow.parquet.write_table(pyarrow.Table.from_pylist(rows), path)
