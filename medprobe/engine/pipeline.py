@@ -48,6 +48,8 @@ from medprobe.report.markdown import render_report
 from medprobe.verification import verified_probe_set
 
 PromptStyle = Literal["chat", "completion"]
+#: results of inspect_ai and lm-evaluation-harness runs of medprobe's tasks (medprobe.integrations.logs)
+HARNESS_FORMATS = ("inspect-log", "lm-eval-samples")
 
 
 @dataclass
@@ -381,6 +383,13 @@ def rescore(
         responses = list(source.responses().values())
         model, identity, repeats = old.model, old.model_identity, old.repeats
         build = replace(build, data=old.data, seed=old.seed if seed is None else seed)
+    elif fmt in HARNESS_FORMATS:
+        from medprobe.integrations.logs import read_harness_results
+
+        probe_set, responses, harness_model, built = read_harness_results(fmt, responses_path, method_name)
+        model = f"{fmt}:{harness_model}"  # the harness's model name (a leaderboard row of its own)
+        build = replace(build, data=built["data"], limit=built["limit"], seed=built["seed"])
+        identity, repeats = {"imported_from": str(responses_path), "format": fmt}, 1
     elif fmt in method.raw_formats:
         build = replace(build, seed=seed or 0)
         probe_set, responses = method.import_raw(responses_path, fmt, build)
@@ -390,7 +399,7 @@ def rescore(
         build = replace(build, data=build.data or str(responses_path))
         identity, repeats = {"imported_from": str(responses_path), "format": fmt}, 1
     else:
-        known = ", ".join(("medprobe", *method.raw_formats))
+        known = ", ".join(("medprobe", *method.raw_formats, *HARNESS_FORMATS))
         raise MedprobeError(f"unknown response format '{fmt}' for {method_name}", field="--format", hint=f"formats: {known}")
     if scoring_options:
         probe_set.info = {**probe_set.info, "scoring_options": {**probe_set.info.get("scoring_options", {}), **scoring_options}}
