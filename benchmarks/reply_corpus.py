@@ -5,8 +5,8 @@ an unreadable reply counting as right when the reader leaves it unparsed).
     .venv/bin/python benchmarks/reply_corpus.py
 
 "reference" is the published scripts' extractors, which strict mode used before it read chat replies
-(MultifacetEval, MultiCogEval; SDAK's script is not public, so its column is empty and the "all" rows of
-the reference cover the other two methods); "strict" is what medprobe scores with now.
+(MultifacetEval, MultiCogEval; SDAK's authors' rules read a reply by the claim half it answers, which a corpus
+record does not carry, so its column is empty and the "all" rows of the reference cover the other two methods); "strict" is what medprobe scores with now.
 """
 
 from __future__ import annotations

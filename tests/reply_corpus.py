@@ -36,7 +36,8 @@ def load(path: Path = PATH) -> list[dict[str, Any]]:
 
 
 def has_reference(record: dict[str, Any]) -> bool:
-    """Whether a published extractor exists for the record: SDAK's evaluation script is not public."""
+    """Whether the record can be read by a published extractor: SDAK's authors' rules (methods/sdak/reference.py)
+    read a reply knowing which claim half it answers, which a corpus record does not say."""
     return record["format"]["kind"] != "verdict"
 
 

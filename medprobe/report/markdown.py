@@ -31,7 +31,7 @@ def render_report(summary: dict[str, Any], config: RunConfig, method_section: st
     run = summary["run"]
     mode = summary["mode"]
     mode_text = (
-        "reference-compatible (unparsed answers filled at random with the run seed, as the published scripts do)"
+        "reference-compatible (replies read by the published scripts' rules; where those fill unparsed answers at random, so does this, with the run seed)"
         if mode == "reference-compatible"
         else "strict (an unparsed answer counts as wrong)"
     )
