@@ -70,3 +70,28 @@ def test_an_inline_walk_through_the_options_is_never_read_as_its_first_option() 
     """"A: no. B: no. C: yes. …" judges every option; it was read as A (the leading letter). It now stays
     unread: a false read is worse than a miss, and no rule yet reads the one "yes" among the "no"s."""
     assert read_strict("A: no. B: no. C: yes. D: no. E: no.", _mcq(EN)).value is None
+
+
+_SET_ZH = AnswerFormat(kind="letter_set", options=list(ZH), option_texts=ZH, language="zh")
+_SET_EN = AnswerFormat(kind="letter_set", options=list(EN), option_texts=EN)
+_ZH_LIST = "A: 缺铁性贫血\tB: 胸部CT\tC: HCV\tD: 手术治疗\tE: 低血钾"
+_EN_LIST = "\n".join(f"{letter}: {text}" for letter, text in EN.items())
+
+
+@pytest.mark.parametrize(
+    ("reply", "fmt", "expected"),
+    [
+        # a small model echoing the question: "选项：A: …" is the copied option list, not an answer
+        (f"问题：以下哪一项是诊断？\n选项：{_ZH_LIST}\n答案：learnedmodel", _mcq(ZH), None),
+        (f"问题：以下哪一项是诊断？\n选项：{_ZH_LIST}\n答案：\n请先简要说明理由。\n问题：以下哪一项是诊断？\n选项：A: 缺", _mcq(ZH), None),
+        (f"问题：以下哪一项是诊断？\n选项：{_ZH_LIST}\n答案：C", _mcq(ZH), "C"),
+        (f"Question: Which do NOT belong? One or more options may be right.\nOptions: {_EN_LIST}\nAnswer: \nFormat your reply", _SET_EN, None),
+        (f"问题：以下哪些属于？\n选项：{_ZH_LIST}\n答案：", _SET_ZH, None),
+        # some options with their texts is an answer, not the list
+        ("A: Hemolytic transfusion reaction\nC: Riboflavin", _SET_EN, ["A", "C"]),
+    ],
+)
+def test_a_copied_option_list_is_never_an_answer(reply: str, fmt: AnswerFormat, expected: object) -> None:
+    """Gemma 3 270M's replies copy the question with its option list; "选项：A" read as labelled A, the
+    first block's "问题：" kept every later invented block, and "Options: A" read as the set {A}."""
+    assert jsonable(read_strict(reply, fmt).value) == expected

@@ -81,7 +81,9 @@ _LABELLED_LETTER = tuple(
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
-        r"选项\s*(?:是|为|应为|应该是|:)\s*" + _ITEM,
+        # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
+        # next line is a copy of that list, not an answer
+        r"选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
         r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
@@ -345,6 +347,19 @@ def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement 
     return Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{NONE_RIGHT} is right, says the reply")
 
 
+def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
+    """The reply without any copy of the whole option list (every option in a row, each with its own text:
+    "A: 面瘫\tB: 面部潮红\t…"). A model that echoes the question writes the list after "Options:" /
+    "选项：", which read as an answer label ("选项：A") without this; a reply listing *some* options with
+    their texts ("A: Fever\nC: Rash") is answering, and is left alone."""
+    entries = {letter: rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}"
+               for letter, option in option_texts.items() if (t := option.strip())}
+    if len(entries) < 2:
+        return text
+    whole = r"[\s;,，；]*".join(entries.values())
+    return re.sub(whole, "\n", text)
+
+
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
     heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
@@ -367,6 +382,7 @@ def letter_statements(
     for the explanation of the options. Statements that judge an option while reasoning ("option C is
     correct") count only when the reply commits to nothing else; when it does, its commitments are read
     as its ``final statement``."""
+    text = without_option_list(text, option_texts)
     if answers_other_questions(text):
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
@@ -483,7 +499,9 @@ def _set_by_text(text: str, option_texts: Mapping[str, str]) -> Statement | None
 def read_letter_set(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
     """A cleaned chat reply to a multiple-answer question -> its set of letters. "All of the above" is
     every option (``implied``); "A or C" and hedges are unreadable."""
-    found = [] if echoes_options(text) else [s for s in [_set_start(text, option_texts)] if s]
+    echoed = echoes_options(text)
+    text = without_option_list(text, option_texts)
+    found = [] if echoed else [s for s in [_set_start(text, option_texts)] if s]
     for pattern in _LABELLED_SET:
         found += [_set_statement(text, m, 1, LABELLED) for m in pattern.finditer(text)]
     everything = _ALL_OPTIONS.search(text)

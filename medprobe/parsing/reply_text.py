@@ -80,8 +80,8 @@ def normalise(text: str) -> str:
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_LEAD.sub("", text)
-    cut = _NEW_QUESTION.search(text)
-    if cut and cut.start() > 0:
+    cut = _NEW_QUESTION.search(text, 1)  # a reply that opens by restating our question keeps that first block
+    if cut:
         text = text[: cut.start()]
     return text.strip()
 
