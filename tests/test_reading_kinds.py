@@ -95,3 +95,14 @@ def test_a_copied_option_list_is_never_an_answer(reply: str, fmt: AnswerFormat, 
     """Gemma 3 270M's replies copy the question with its option list; "选项：A" read as labelled A, the
     first block's "问题：" kept every later invented block, and "Options: A" read as the set {A}."""
     assert jsonable(read_strict(reply, fmt).value) == expected
+
+
+def test_a_copied_solved_example_is_not_the_answer_to_our_statement() -> None:
+    """Gemma 3 270M copied the prompt's first solved example with its answer; "false" answered that
+    statement, not ours (found by `medprobe readings audit` with a blind reviewer)."""
+    reply = ('Answer the medical questions below. Follow the solved examples and reply with the answer only.\n\n'
+             'Statement: "Rifaximin belongs to the medications of Otitis media." Is this statement true or false? '
+             'Reply true or false.\nAnswer: false\n\n')
+    assert read_strict(reply, TF_EN).value is None
+    assert read_strict("False.\n\nStatement: \"X is Y.\" Is this statement true or false?\nAnswer: true", TF_EN).value is False
+    assert read_strict("错误。\n陈述：“X属于Y。”该陈述正确还是错误？\n答案：正确", TF_ZH).value is False

@@ -61,8 +61,9 @@ _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _LATEX_MATH = re.compile(r"\$+([^$]*)\$+")
 _EMPHASIS = re.compile(r"(\*{1,3}|_{2,3}|`+|~~)")
 _LINE_LEAD = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[-*•·][ \t]+)", re.MULTILINE)
-#: a new question starts here: what follows answers a question the model made up, not ours
-_NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|问题|题目)\s*\d*\s*[:：]", re.IGNORECASE)
+#: a new question (or statement to judge) starts here: what follows answers one the model made up or copied
+#: from the prompt's solved examples, not ours
+_NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|Statement|问题|题目|陈述)\s*\d*\s*[:：]", re.IGNORECASE)
 
 
 #: characters that show nothing (zero-width space and joiners, word joiner, byte-order mark, soft hyphen) but
