@@ -505,8 +505,84 @@ def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: 
     assert CANARY not in html and "scores.jsonl" not in html
     # private submissions: their owner (and admins) see the profile, others do not
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").status_code == 404
-    assert platform.admin.get("/models/oracle%20%3Cmcq%3E").status_code == 200
+    admin_page = platform.admin.get("/models/oracle%20%3Cmcq%3E")
+    assert admin_page.status_code == 200 and "<h3>Diseases</h3>" in admin_page.text and "<h3>Diseases</h3>" not in html
     for sid in submitted:
         assert platform.app_client.post(f"/api/submissions/{sid}/leaderboard", headers=token, json={"public": True}).status_code == 200
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").text.count(f"<td>{share}</td>") == 4
     assert platform.app_client.post("/api/benchmarks/pf-sdak/runs", headers=platform.api("admin"), json={"endpoint": "any"}).status_code == 422
+
+
+def _tables(html: str) -> list[list[list[str]]]:
+    """Every table of a page as rows of cell texts (header row first)."""
+    found = []
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        rows = [[re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd]>(.*?)</t[hd]>", row, re.S)]
+                for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+        found.append([row for row in rows if row])
+    return found
+
+
+def _mcq_cells(html: str) -> dict[tuple[str, ...], str]:
+    """What a participant's model page says of the MultiCogEval MCQ way per row that names a point or an
+    aspect: ("disease", disease, aspect) or ("aspect", aspect, number of points) -> "✓…" (known) or another cell."""
+    mcq = "MultiCogEval low"
+    cells = {}
+    for table in _tables(html):
+        header = table[0]
+        column = next((i for i, h in enumerate(header) if h.startswith(mcq)), None)
+        for row in table[1:]:
+            if len(row) != len(header):
+                continue
+            if header[:2] == ["disease", "aspect"] and column is not None:
+                cells[("disease", row[0], row[1])] = row[column]
+            elif header[:2] == ["aspect", "points"] and column is not None:
+                cells[("aspect", row[0], row[1])] = row[column]
+            elif header[:4] == ["known", "not known", "disease", "aspect"] and mcq in row[0] + row[1]:
+                cells[("disease", row[2], row[3])] = "✓" if row[0].startswith(mcq) else "✗"
+    return cells
+
+
+def test_three_uploads_and_the_model_page_reveal_no_gold(platform: Platform, tmp_path: Path) -> None:
+    """The attack: answer every MultiCogEval MCQ with A, then B, then C, reading one's own model page
+    after each. A row whose MCQ cell reads 'known' under exactly one letter, and that covers one knowledge
+    point (a disease's aspect, or an aspect of one point), gives that point's gold: none may."""
+    kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
+    reply = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "atk", "data": str(kb), "seed": "3", "size": "6"})
+    assert reply.status_code == 303, reply.text
+    eve = Browser(platform.app)
+    eve.signup("attacker@example.org", "Eve")
+    token = eve.new_token()
+    headers = {"authorization": f"Bearer {token}"}
+
+    def send(slug: str, text: str) -> None:
+        with platform.sessions() as session:
+            benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+            data = "".join(json.dumps({"probe_id": i, "text": text}) + "\n" for i in pack_ids(benchmark)).encode()
+        reply = platform.app_client.post(f"/api/benchmarks/{slug}/submissions", headers=headers,
+                                         files={"file": ("answers.jsonl", data)}, data={"model": "eve-model"})
+        assert reply.status_code == 201, reply.text
+        assert wait_status(platform.app_client, reply.json()["id"], token)["status"] == "done"
+
+    send("atk-multifacet", "A")
+    seen: dict[str, dict[tuple[str, ...], str]] = {}
+    for letter in "ABC":
+        send("atk-multicog", letter)
+        page = eve.get("/models/eve-model")
+        assert page.status_code == 200, page.text
+        seen[letter] = _mcq_cells(page.text)
+
+    def known(cell: str) -> bool:
+        return cell.startswith(("✓", "100"))
+
+    with platform.sessions() as session:
+        benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == "atk-multicog"))
+        mcqs = [p for p in probes_of(benchmark) if p.facet == "MCQ"]
+    inferred = {}
+    for key in set().union(*seen.values()):
+        letters = [letter for letter in "ABC" if known(seen[letter].get(key, ""))]
+        if (key[0] == "disease" or key[2] == "1") and len(letters) <= 1:
+            inferred[key] = letters[0] if letters else "D"
+    right = sum(any(p.gold == letter and key[1] in p.prompt.rsplit("Question:", 1)[-1] for p in mcqs)
+                for key, letter in inferred.items())
+    assert not inferred, f"three uploads and the model page gave {len(inferred)} golds away ({right} of them right): {inferred}"

@@ -34,7 +34,7 @@ from medprobe.platform.auth import (
 )
 from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish, publish_profile
 from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
-from medprobe.platform.profiles import model_profiles
+from medprobe.platform.profiles import MIN_ASPECT_POINTS, aggregates_only, model_profiles
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.submissions import (
     PROMPT_STYLES,
@@ -236,14 +236,19 @@ async def toggle_public(request: Request, submission_id: RowId, session: DB, use
 
 @router.get("/models/{name:path}", response_class=HTMLResponse)
 def model_page(request: Request, name: str, session: DB, user: Who) -> Response:
-    """The model's knowledge profiles (one per owner and shared sample) from the submissions the viewer may see."""
+    """The model's knowledge profiles (one per owner and shared sample) from the submissions the viewer may see:
+    aggregates only, except for admins (see ``aggregates_only``)."""
     profiles = model_profiles(session, user, name)
     if not profiles:
         raise Refused(404, f"no knowledge profile of a model '{name}' to show: it needs scored submissions to two or more "
                            "benchmarks of one profile (published together by an admin)")
-    shown = [{"owner": p.owner, "submissions": p.submissions, "header": header_rows(p.profile), "charts": charts(p.profile),
-              "sections": sections(p.profile)} for p in profiles]
-    return render(request, "model.html", user, name=name, profiles=shown)
+    full = user is not None and user.is_admin
+    shown = []
+    for p in profiles:
+        profile = p.profile if full else aggregates_only(p.profile)
+        shown.append({"owner": p.owner, "submissions": p.submissions, "header": header_rows(profile), "charts": charts(profile),
+                      "sections": [s for s in sections(profile) if full or s.rows]})
+    return render(request, "model.html", user, name=name, profiles=shown, full=full, min_aspect_points=MIN_ASPECT_POINTS)
 
 
 @router.get("/admin", response_class=HTMLResponse)
