@@ -178,7 +178,7 @@ def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platfo
     assert re.fullmatch(r"not measured|\d+\.\d% \[\d+\.\d–\d+\.\d\]", row["item error"]), row["item error"]
     assert api.get("/api/benchmarks/md/leaderboard").json() == []  # not opted in
     csv_text = api.get("/api/benchmarks/mf/leaderboard.csv").text
-    assert csv_text.splitlines()[0].startswith("rank,model,organisation,date")
+    assert csv_text.splitlines()[0].startswith("rank,model,organisation,verified,date")
     assert "'<script>" not in csv_text  # a name starting with '<' is no formula; kept as it is
     reply = api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": True}, headers=platform.api("alice"))
     assert reply.status_code == 200 and reply.json()["public"] is True
@@ -359,6 +359,11 @@ def test_run_for_me_asks_an_admins_endpoint_and_scores_the_answers(platform: Pla
         name: (1.0, 0.0) for name in ("comparison", "rectification", "discrimination", "verification")}
     assert metrics["average"] == 1.0 and metrics["mastery"]["with_negation"] == [1.0] * 4
     assert body["headline"]["intervals"][0]["value"] == 1.0
+    # the platform asked the model itself: its row is marked verified, an uploaded one is not
+    assert api.post(f"/api/submissions/{body['id']}/leaderboard", headers=platform.api("admin"), json={"public": True}).status_code == 200
+    marks = {row["model"]: row["verified"] for row in api.get("/api/benchmarks/mf/leaderboard").json()}
+    assert marks["Perfect 1B"] == "yes" and set(marks.values()) == {"yes", "no"}
+    assert '<span class="badge">verified</span></td>' in platform.bob.get("/benchmarks/mf/leaderboard").text
 
 
 def test_worker_killed_while_scoring_loses_nothing(platform: Platform) -> None:

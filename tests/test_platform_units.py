@@ -14,6 +14,7 @@ from sqlalchemy.orm import joinedload
 from typer.testing import CliRunner
 
 from medprobe.cli import app as cli
+from medprobe.methods import BuildOptions, get_method
 from medprobe.platform.answers import read_answers
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user, new_token
@@ -21,7 +22,9 @@ from medprobe.platform.benchmarks import BenchmarkSpec, pack_csv, pack_ids, prob
 from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.leaderboard import safe_cell
+from medprobe.platform.shuffle import LETTER_KINDS, shuffle_options
 from medprobe.platform.worker import Jobs, migrate_queue
+from medprobe.records import Probe
 from tests.platform_helpers import free_port
 
 PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format"}
@@ -153,3 +156,54 @@ def test_medprobe_submit_uploads_and_reports_line_errors(db: tuple[str, str], se
     assert result.exit_code == 2 and "line 2: unknown probe_id 'qzz'" in result.output
     result = CliRunner().invoke(cli, ["submit", "mf", str(good), "--server", server, "--model", "m", "--token", "mpt_wrong"])
     assert result.exit_code == 2 and "401" in result.output
+
+
+def _gold_texts(probe: Probe) -> tuple[object, ...]:
+    """A letter-answered probe's gold (and given answer) as option texts: what shuffling must keep."""
+    texts, gold = probe.answer_format.option_texts, probe.gold
+    if probe.answer_format.kind == "option_letter":
+        return (texts.get(gold),)
+    if probe.answer_format.kind == "letter_set":
+        return tuple(sorted(texts[g] for g in gold))
+    return gold[0], texts.get(gold[1]), texts.get(probe.answer_format.given)
+
+
+@pytest.mark.parametrize(("method", "data", "level"), [("multifacet", "builtin:en", None), ("multifacet", "builtin:zh", None),
+                                                      ("multicog", "builtin:en", "low,mid")])
+def test_options_are_shuffled_per_probe_with_their_gold(method: str, data: str, level: str | None) -> None:
+    probes = get_method(method).build(BuildOptions(data=data, limit=12, level=level, include_unmeasured=True)).probes
+    moved, kept = shuffle_options(probes, "a fixed key")
+    assert kept == 0
+    lettered = [(a, b) for a, b in zip(probes, moved, strict=True) if a.answer_format.kind in LETTER_KINDS]
+    assert lettered and sum(a.gold != b.gold for a, b in lettered) > len(lettered) / 2
+    for before, after in zip(probes, moved, strict=True):
+        assert after.id == before.id
+        if before.answer_format.kind not in LETTER_KINDS:
+            assert after == before
+            continue
+        assert _gold_texts(after) == _gold_texts(before)
+        cut = before.prompt.rindex("A: ")
+        assert after.prompt[:cut] == before.prompt[:cut]  # the demonstrations are left as they are
+        listing = after.prompt[cut:]
+        positions = [listing.index(f"{letter}: {text}") for letter, text in sorted(after.answer_format.option_texts.items())]
+        assert positions == sorted(positions)
+
+
+def test_shuffled_letters_no_longer_point_at_the_gold() -> None:
+    """The pack-structure attack: answer each MultifacetEval MCQ with the letter its revision probe
+    gives as right. On the built order that is the gold every time; on shuffled orders, chance."""
+    probes = get_method("multifacet").build(BuildOptions(data="builtin:en", limit=30, include_unmeasured=True)).probes
+
+    def attack(probes: list[Probe]) -> float:
+        given = {p.knowledge_point: p.answer_format.given for p in probes if p.variant == "given_right"}
+        mcqs = [p for p in probes if p.facet == "MCQ" and p.variant == "base" and p.knowledge_point in given]
+        return sum(given[p.knowledge_point] == p.gold for p in mcqs) / len(mcqs)
+
+    assert attack(probes) == 1.0
+    assert attack(shuffle_options(probes, "a fixed key")[0]) < 0.5
+
+
+def test_a_prompt_that_does_not_show_its_options_keeps_them() -> None:
+    probe = get_method("multifacet").build(BuildOptions(data="builtin:en", limit=1, include_unmeasured=True)).probes[0]
+    odd = probe.model_copy(update={"prompt": "Pick one of the options above."})
+    assert shuffle_options([odd], "k") == ([odd], 1)

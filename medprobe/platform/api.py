@@ -84,6 +84,9 @@ class BenchmarkOut(BaseModel):
     probes: int
     samples: int
     generation: dict[str, Any]
+    #: letter-answered probes whose options keep the built order (their prompt could not be rewritten
+    #: safely); null for a benchmark published before options were shuffled
+    options_kept_in_order: int | None
     created: str
 
 

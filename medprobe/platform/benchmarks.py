@@ -4,8 +4,10 @@ A probe pack holds what a participant needs to answer: the prompt, the system me
 expected answer format and how many samples to send. It holds no gold, and it hides everything
 that could give the gold away: engine probe ids, knowledge-point ids and variants (an SDAK id ends
 in ``/factual``; its knowledge point names the true value), and probe metadata (a diagnosis case
-carries its diagnosis). Each probe gets a public id, a keyed hash of its engine id, and the pack
-is sorted by public id so that the order says nothing either.
+carries its diagnosis). Each probe gets a public id, a keyed hash of its engine id, the pack is
+sorted by public id so that the order says nothing either, and each probe answered with letters
+gets its own option order (``medprobe.platform.shuffle``); the stored probes are the shuffled ones,
+so scoring and run-for-me use the same order as the pack.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import dumps
 from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.platform.models import Benchmark, BenchmarkTexts
+from medprobe.platform.shuffle import shuffle_options
 from medprobe.records import Probe
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{1,60}$")
@@ -106,6 +109,8 @@ def publish(session: Session, spec: BenchmarkSpec, user_id: int | None, options:
     if options.points is not None:  # as the engine's run records them, for joining the scores into a profile
         probe_set.info["points"] = options.points.record()
     key = secrets.token_hex(16)
+    probe_set.probes, kept = shuffle_options(probe_set.probes, key)
+    probe_set.info["options_kept_in_order"] = kept
     rows = [pack_row(probe, key, probe_set.samples) for probe in probe_set.probes]
     if len({row["id"] for row in rows}) != len(rows):  # 64-bit ids: only a broken key collides
         raise MedprobeError("two probes got the same public id; publish again")
@@ -188,5 +193,6 @@ def describe(benchmark: Benchmark) -> dict[str, Any]:
         "slug": benchmark.slug, "title": benchmark.title, "method": benchmark.method, "data": benchmark.data,
         "seed": benchmark.seed, "size": benchmark.size, "setting": benchmark.setting, "options": benchmark.options,
         "probes": benchmark.probes, "samples": benchmark.samples, "generation": benchmark.generation,
+        "options_kept_in_order": benchmark.build_info.get("options_kept_in_order"),
         "created": benchmark.created.isoformat(timespec="seconds"),
     }

@@ -104,6 +104,12 @@ def comparability(benchmark: Any, submission: Any) -> dict[str, str]:
     }
 
 
+def verified(submission: Any) -> bool:
+    """The platform asked the model itself (an admin's run for me): the answers are the model's, not a
+    participant's file, which could come from anywhere."""
+    return str(submission.source).startswith("endpoint:")
+
+
 def rows(benchmark: Any, submissions: list[Any]) -> list[dict[str, str]]:
     """One row per public, scored submission, best first (by the method's own sort key)."""
     ordered = sorted(submissions, key=lambda s: (s.headline or {}).get("sort", ""), reverse=True)
@@ -113,7 +119,7 @@ def rows(benchmark: Any, submissions: list[Any]) -> list[dict[str, str]]:
         run = (sub.summary or {}).get("run", {})
         out.append({
             "rank": str(rank), "model": sub.model_name, "organisation": sub.organisation,
-            "date": sub.created.date().isoformat(), **headline["columns"],
+            "verified": "yes" if verified(sub) else "no", "date": sub.created.date().isoformat(), **headline["columns"],
             "95% CI": "; ".join(_interval_text(benchmark.method, i) for i in headline["intervals"]) or "–",
             "item error": item_error_cell(sub.summary or {}),
             **comparability(benchmark, sub),

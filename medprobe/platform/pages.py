@@ -36,6 +36,7 @@ from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish, publi
 from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
 from medprobe.platform.profiles import MIN_ASPECT_POINTS, aggregates_only, model_profiles
 from medprobe.platform.runforme import check_endpoint_model
+from medprobe.platform.shuffle import INFERABLE
 from medprobe.platform.submissions import (
     PROMPT_STYLES,
     Refused,
@@ -174,7 +175,7 @@ async def revoke(request: Request, token_id: RowId, session: DB, user: Who) -> R
 @router.get("/benchmarks/{slug}", response_class=HTMLResponse)
 def benchmark_page(request: Request, slug: str, session: DB, user: Who) -> Response:
     benchmark = benchmark_or_404(session, slug)
-    return render(request, "benchmark.html", user, b=describe(benchmark), styles=PROMPT_STYLES)
+    return render(request, "benchmark.html", user, b=describe(benchmark), styles=PROMPT_STYLES, inferable=INFERABLE)
 
 
 @router.post("/benchmarks/{slug}/submit")
@@ -192,7 +193,8 @@ async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Re
                             model_name=str(form.get("model", "")), organisation=str(form.get("organisation", "")),
                             prompt_style=str(form.get("prompt_style", "chat")), public=form.get("public") == "on", limits=limits)
     except Refused as exc:
-        return render(request, "benchmark.html", user, exc.status, b=describe(benchmark), styles=PROMPT_STYLES, refused=exc.body())
+        return render(request, "benchmark.html", user, exc.status, b=describe(benchmark), styles=PROMPT_STYLES, inferable=INFERABLE,
+                      refused=exc.body())
     return see_other(f"/submissions/{submission.id}")
 
 
