@@ -665,13 +665,17 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
     include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help="the demo benchmark made on first start: " + UNMEASURED_HELP)] = False,
+    reset_password: Annotated[str | None, typer.Option("--reset-password", metavar="EMAIL",
+                                                       help="give this account a new password, print it and exit (no server)")] = None,
 ) -> None:
     """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
     platform_extra()
-    from medprobe.platform.serve import default_db
-    from medprobe.platform.serve import serve as run_server
+    from medprobe.platform import serve as platform
 
-    run_server(db or default_db(), host, port, workers, include_unmeasured=include_unmeasured)
+    if reset_password is not None:
+        print(f"new password for {reset_password.strip().lower()}: {platform.reset_password(db or platform.default_db(), reset_password)}")
+        return
+    platform.serve(db or platform.default_db(), host, port, workers, include_unmeasured=include_unmeasured)
 
 
 def platform_extra() -> None:

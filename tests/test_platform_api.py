@@ -254,8 +254,10 @@ def test_duplicate_submission_and_rate_limit(platform: Platform, scored: dict[st
     carol = Browser(platform.app)
     carol.signup("carol@example.org", "Carol")
     platform.tokens["carol"] = carol.new_token()
-    statuses = [upload(platform, "carol", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}").status_code for i in range(LIMITS.submissions_per_hour + 1)]
+    replies = [upload(platform, "carol", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}") for i in range(LIMITS.submissions_per_hour + 1)]
+    statuses = [reply.status_code for reply in replies]
     assert statuses[:LIMITS.submissions_per_hour] == [201] * LIMITS.submissions_per_hour and statuses[-1] == 429
+    assert 3000 < int(replies[-1].headers["retry-after"]) <= 3601
 
 
 def test_names_are_escaped_on_every_page(platform: Platform, scored: dict[str, int]) -> None:
@@ -266,6 +268,11 @@ def test_names_are_escaped_on_every_page(platform: Platform, scored: dict[str, i
         assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in who.get(f"/submissions/{scored['mf']}").text
     with platform.sessions() as session:  # the SQL text was stored as text, nothing ran
         assert session.scalar(select(Submission.model_name).where(Submission.id == scored["mf"])) == NASTY
+    # a name that displays as another (right-to-left override) or holds control characters is refused
+    for name in ("my-model\u202egnp.exe", "model\x1b[31m", "model\u2066x"):
+        reply = upload(platform, "bob", "mf", answers_for(platform, "mf", 5), model=name)
+        assert reply.status_code == 422 and "invisible character" in reply.json()["error"], name
+    assert upload(platform, "bob", "mf", answers_for(platform, "mf", 5), model="m", organisation="lab\u202e").status_code == 422
 
 
 def test_path_traversal_in_downloads(platform: Platform, scored: dict[str, int]) -> None:

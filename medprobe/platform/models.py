@@ -52,6 +52,29 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class BrowserSession(Base):
+    """A logged-in browser. The cookie holds a random token and only its SHA-256 is stored; logging
+    out ends the row, so a copied cookie stops working with it."""
+
+    __tablename__ = "browser_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    ended: Mapped[datetime | None] = mapped_column(default=None)
+    user: Mapped[User] = relationship()
+
+
+class StoredProfile(Base):
+    """A computed knowledge profile, keyed by the submissions it joins: a new submission makes a new
+    key, so a stored profile never goes stale."""
+
+    __tablename__ = "stored_profiles"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class BenchmarkTexts(Base):
     """A benchmark's two large texts, in a table of their own: a release-sized benchmark holds about
     50 MB in each, and most pages need neither (in the benchmark's own row, SQLite walks past them

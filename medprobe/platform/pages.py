@@ -24,13 +24,17 @@ from medprobe.methods import available_methods
 from medprobe.platform import leaderboard
 from medprobe.platform.api import RowId, leaderboard_table, submission_for
 from medprobe.platform.auth import (
+    Throttle,
     authenticate,
     cookie_user,
     create_user,
     db,
+    end_session,
     may_change,
     new_token,
     revoke_token,
+    set_password,
+    start_session,
 )
 from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish, publish_profile
 from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
@@ -115,15 +119,30 @@ def signup_page(request: Request, user: Who) -> Response:
     return render(request, "signup.html", user)
 
 
+def client_address(request: Request) -> str:
+    return f"address:{request.client.host if request.client else '?'}"
+
+
+def throttled(throttle: Throttle, *keys: str) -> None:
+    """429 with Retry-After while any key is over its limit."""
+    wait = throttle.retry_after(*keys)
+    if wait:
+        raise Refused(429, f"too many attempts; try again in {wait} s", retry_after=wait)
+
+
 @router.post("/signup")
 async def signup(request: Request, session: DB) -> Response:
+    """Sign-ups are limited per client address: the form must say when an e-mail cannot sign up,
+    which tells whether it has an account, so trying many addresses is slowed down."""
     form = await form_data(request)
+    throttled(request.app.state.signups, client_address(request))
+    request.app.state.signups.record(client_address(request))
     try:
         user = create_user(session, str(form.get("email", "")), str(form.get("name", "")), str(form.get("password", "")),
                            str(form.get("organisation", "")))
     except MedprobeError as exc:
         return render(request, "signup.html", None, 400, message=exc.message, form=form)
-    request.session["uid"] = user.id
+    start_session(session, request, user)
     return see_other("/account")
 
 
@@ -134,26 +153,53 @@ def login_page(request: Request, user: Who) -> Response:
 
 @router.post("/login")
 async def login(request: Request, session: DB) -> Response:
+    """Failed log-ins are limited per e-mail and per client address; while over the limit even the
+    right password is refused (429), so guessing gains nothing."""
     form = await form_data(request)
+    email = "email:" + str(form.get("email", "")).strip().lower()
+    per_email, per_address = request.app.state.failed_logins, request.app.state.failed_logins_per_address
+    throttled(per_email, email)
+    throttled(per_address, client_address(request))
     user = authenticate(session, str(form.get("email", "")), str(form.get("password", "")))
     if user is None:
+        per_email.record(email)
+        per_address.record(client_address(request))
         return render(request, "login.html", None, 401, message="wrong e-mail or password")
-    request.session["uid"] = user.id
+    per_email.forget(email)
+    start_session(session, request, user)
     return see_other("/")
 
 
 @router.post("/logout")
-async def logout(request: Request) -> Response:
+async def logout(request: Request, session: DB) -> Response:
     await form_data(request)
-    request.session.clear()
+    end_session(session, request)
     return see_other("/")
+
+
+@router.post("/account/password")
+async def change_password(request: Request, session: DB, user: Who) -> Response:
+    """A new password: the current one is asked again, and every other browser session of the account ends."""
+    user = login_required(user)
+    form = await form_data(request)
+    if authenticate(session, user.email, str(form.get("current", ""))) is None:
+        return account_page(request, session, user, 400, password_message="the current password is wrong")
+    try:
+        set_password(session, user, str(form.get("new", "")))
+    except MedprobeError as exc:
+        return account_page(request, session, user, 400, password_message=exc.message)
+    start_session(session, request, user)
+    return account_page(request, session, user, password_message="password changed; other browsers were logged out")
+
+
+def account_page(request: Request, session: Session, user: User, status: int = 200, **context: Any) -> HTMLResponse:
+    tokens = session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id))
+    return render(request, "account.html", user, status, tokens=list(tokens), new_token=request.session.pop("new_token", None), **context)
 
 
 @router.get("/account", response_class=HTMLResponse)
 def account(request: Request, session: DB, user: Who) -> Response:
-    user = login_required(user)
-    tokens = session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id))
-    return render(request, "account.html", user, tokens=list(tokens), new_token=request.session.pop("new_token", None))
+    return account_page(request, session, login_required(user))
 
 
 @router.post("/account/tokens")

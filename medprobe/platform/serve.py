@@ -18,8 +18,9 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from medprobe.errors import MedprobeError
 from medprobe.paths import home_dir
-from medprobe.platform.auth import create_user
+from medprobe.platform.auth import create_user, set_password
 from medprobe.platform.benchmarks import BenchmarkSpec, publish
 from medprobe.platform.db import make_engine, migrate, normalise_url, sessions
 from medprobe.platform.models import Benchmark, User
@@ -54,6 +55,20 @@ def first_start(session: Session, say: Callable[[str], None], *, include_unmeasu
     if session.scalar(select(func.count()).select_from(Benchmark)) == 0:
         say(f"publishing the demo benchmark '{DEMO.slug}' ({DEMO.method} on {DEMO.data}, {DEMO.size} knowledge points)")
         publish(session, replace(DEMO, include_unmeasured=include_unmeasured), None)
+
+
+def reset_password(url: str, email: str) -> str:
+    """A new, made-up password for an account (its browser sessions ended): the way back in for an
+    admin who lost the password printed at first start, since no e-mail is sent."""
+    url = normalise_url(url)
+    migrate(make_engine(url))
+    with sessions(make_engine(url))() as session:
+        user = session.scalar(select(User).where(User.email == email.strip().lower()))
+        if user is None:
+            raise MedprobeError(f"no account with the e-mail '{email}'", field="--reset-password")
+        password = secrets.token_urlsafe(12)
+        set_password(session, user, password)
+    return password
 
 
 class Workers:

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from medprobe.platform.answers import MAX_LISTED, read_answers
+from medprobe.platform.auth import unprintable
 from medprobe.platform.benchmarks import known_ids
 from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, User
 from medprobe.platform.scoring import public_config
@@ -26,9 +27,12 @@ PROMPT_STYLES = ("chat", "completion", "own")
 class Refused(Exception):
     """A request the platform turns down: an HTTP status, one message and, for uploads, the bad lines."""
 
-    def __init__(self, status: int, message: str, lines: list[dict[str, Any]] | None = None, **extra: Any) -> None:
+    def __init__(self, status: int, message: str, lines: list[dict[str, Any]] | None = None, *, retry_after: int | None = None,
+                 **extra: Any) -> None:
         super().__init__(message)
         self.status, self.message, self.lines, self.extra = status, message, lines, extra
+        #: seconds to wait, sent as Retry-After (429)
+        self.retry_after = retry_after
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"error": self.message, **self.extra}
@@ -42,6 +46,9 @@ class Refused(Exception):
 class Limits:
     max_upload_bytes: int = 32 * 1024 * 1024
     submissions_per_hour: int = 20
+    #: failed log-ins per e-mail address (and ten times as many per client address) in 15 minutes
+    login_failures: int = 5
+    signups_per_hour: int = 20
     names: dict[str, int] = field(default_factory=lambda: {"model": 200, "organisation": 200})
 
 
@@ -54,6 +61,10 @@ def benchmark_or_404(session: Session, slug: str) -> Benchmark:
 
 def _names(model_name: str, organisation: str, prompt_style: str, limits: Limits) -> tuple[str, str]:
     model_name, organisation = model_name.strip(), organisation.strip()
+    for text, what in ((model_name, "model name"), (organisation, "organisation")):
+        bad = unprintable(text)
+        if bad is not None:
+            raise Refused(422, f"the {what} holds the invisible character U+{ord(bad):04X}; type it without")
     if not model_name or len(model_name) > limits.names["model"]:
         raise Refused(422, f"a model name of 1-{limits.names['model']} characters is needed")
     if len(organisation) > limits.names["organisation"]:
@@ -64,10 +75,13 @@ def _names(model_name: str, organisation: str, prompt_style: str, limits: Limits
 
 
 def _rate_limit(session: Session, user: User, limits: Limits) -> None:
-    since = datetime.now(UTC) - timedelta(hours=1)
-    recent = session.scalar(select(func.count()).select_from(Submission).where(Submission.user_id == user.id, Submission.created >= since))
-    if (recent or 0) >= limits.submissions_per_hour:
-        raise Refused(429, f"at most {limits.submissions_per_hour} submissions an hour; try again later")
+    now = datetime.now(UTC)
+    recent = list(session.scalars(select(Submission.created).where(Submission.user_id == user.id, Submission.created >= now - timedelta(hours=1))
+                                  .order_by(Submission.created.desc()).limit(limits.submissions_per_hour)))
+    if len(recent) >= limits.submissions_per_hour:
+        oldest = min(recent).replace(tzinfo=UTC) if min(recent).tzinfo is None else min(recent)
+        wait = max(1, int((oldest + timedelta(hours=1) - now).total_seconds()) + 1)
+        raise Refused(429, f"at most {limits.submissions_per_hour} submissions an hour; try again in {wait} s", retry_after=wait)
 
 
 def submit(

@@ -1,0 +1,41 @@
+"""Browser sessions kept on the server, so that logging out (or a password change or reset) ends a
+session even where a copy of its cookie survives; and knowledge profiles stored once computed, so
+a model page is read, not recomputed (seconds of CPU), at every view.
+
+Revision ID: 0003
+Revises: 0002
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = '0003'
+down_revision = '0002'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('browser_sessions',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('user_id', sa.Integer(), nullable=False),
+    sa.Column('token_sha256', sa.String(length=64), nullable=False),
+    sa.Column('created', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('ended', sa.DateTime(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], ),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('token_sha256')
+    )
+    op.create_table('stored_profiles',
+    sa.Column('key', sa.String(length=64), nullable=False),
+    sa.Column('profile', sa.JSON(), nullable=False),
+    sa.Column('created', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('key')
+    )
+
+
+def downgrade() -> None:
+    op.drop_table('stored_profiles')
+    op.drop_table('browser_sessions')
