@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from medprobe.methods import ProbeSet
 from medprobe.mock_server import MockOpenAI, serve_in_thread
+from medprobe.platform import profiles
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, public_id, publish
@@ -33,6 +34,7 @@ from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.models import Benchmark, Submission
 from medprobe.platform.submissions import Limits
 from medprobe.platform.worker import Jobs, migrate_queue
+from medprobe.profile.analysis import build_profile
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import points_record
 from medprobe.records import GenerationParams
@@ -483,7 +485,10 @@ def _oracle_answers(benchmark: Benchmark, known: set[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path) -> None:
+def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    built = []
+    monkeypatch.setattr(profiles, "build_profile", lambda joined: built.append(1) or build_profile(joined))
     kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
     bad_seed = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "pf", "data": str(kb), "seed": "-1", "size": "6"})
     assert bad_seed.status_code == 422 and "seed" in bad_seed.text
@@ -517,11 +522,15 @@ def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: 
     assert CANARY not in html and "scores.jsonl" not in html
     # private submissions: their owner (and admins) see the profile, others do not
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").status_code == 404
+    main = re.compile(r"<main>.*</main>", re.S)
+    again = carol.get("/models/oracle%20%3Cmcq%3E").text
+    assert len(built) == 1 and main.search(again).group(0) == main.search(html).group(0)  # stored, not recomputed
     admin_page = platform.admin.get("/models/oracle%20%3Cmcq%3E")
     assert admin_page.status_code == 200 and "<h3>Diseases</h3>" in admin_page.text and "<h3>Diseases</h3>" not in html
     for sid in submitted:
         assert platform.app_client.post(f"/api/submissions/{sid}/leaderboard", headers=token, json={"public": True}).status_code == 200
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").text.count(f"<td>{share}</td>") == 4
+    assert Browser(platform.app).get("/models/oracle%20%3Cmcq%3E").status_code == 200 and len(built) == 1  # anonymous: the stored one
     assert platform.app_client.post("/api/benchmarks/pf-sdak/runs", headers=platform.api("admin"), json={"endpoint": "any"}).status_code == 422
 
 

@@ -67,11 +67,12 @@ class BrowserSession(Base):
 
 class StoredProfile(Base):
     """A computed knowledge profile, keyed by the submissions it joins: a new submission makes a new
-    key, so a stored profile never goes stale."""
+    key, so a stored profile never goes stale. Stored as JSON text (Python's, which keeps a NaN that
+    PostgreSQL's JSON type would refuse)."""
 
     __tablename__ = "stored_profiles"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    profile: Mapped[dict[str, Any]] = mapped_column(JSON)
+    profile_json: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -12,16 +12,19 @@ so a profile shown to others is joined from public submissions only.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from medprobe.platform.auth import may_see
-from medprobe.platform.models import ResultFile, Submission, User
+from medprobe.platform.models import ResultFile, StoredProfile, Submission, User
 from medprobe.platform.scoring import run_config
 from medprobe.profile.analysis import build_profile
 from medprobe.profile.join import ProfileRun, join_loaded
@@ -73,9 +76,24 @@ def model_profiles(session: Session, viewer: User | None, model_name: str) -> li
     for by_method in groups.values():
         if len(by_method) >= MIN_METHODS:
             chosen = list(by_method.values())
-            joined = join_loaded([profile_run(session, s) for s in chosen])
-            found.append(ModelProfile(chosen[0].user.name, chosen, build_profile(joined)))
+            found.append(ModelProfile(chosen[0].user.name, chosen, stored_profile(session, chosen)))
     return found
+
+
+def stored_profile(session: Session, chosen: list[Submission]) -> dict[str, Any]:
+    """The profile joined from these submissions, computed once (seconds of CPU) and then read back:
+    keyed by the submissions and when each was scored, so a new submission makes a new profile."""
+    key = hashlib.sha256(json.dumps(sorted([s.id, str(s.finished)] for s in chosen)).encode()).hexdigest()
+    found = session.get(StoredProfile, key)
+    if found is not None:
+        return json.loads(found.profile_json)
+    text = json.dumps(build_profile(join_loaded([profile_run(session, s) for s in chosen])), ensure_ascii=False)
+    session.add(StoredProfile(key=key, profile_json=text))
+    try:
+        session.commit()
+    except IntegrityError:  # another request stored the same profile first
+        session.rollback()
+    return json.loads(text)  # as a stored one reads back, so the first view shows what later ones do
 
 
 def aggregates_only(profile: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ def upgrade() -> None:
     )
     op.create_table('stored_profiles',
     sa.Column('key', sa.String(length=64), nullable=False),
-    sa.Column('profile', sa.JSON(), nullable=False),
+    sa.Column('profile_json', sa.Text(), nullable=False),
     sa.Column('created', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('key')
     )
