@@ -167,6 +167,20 @@ def test_results_page_shows_report_and_charts(platform: Platform, scored: dict[s
     assert '<img alt="tiers.svg" src="/api/submissions/' in page and "<table>" in page
     svg = platform.alice.client.get(f"/api/submissions/{scored['md']}/files/tiers.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.startswith("<svg")
+    for slug in ("md", "sd", "mf"):  # every image and link of a report opens (none points at /submissions/NAME)
+        report = platform.alice.get(f"/submissions/{scored[slug]}").text.split('<div id="report">')[1]
+        targets = re.findall(r'(?:src|href)="([^"]+)"', report)
+        assert all(t.startswith(("/api/submissions/", "http")) for t in targets), (slug, targets)
+        assert all(platform.alice.client.get(t).status_code == 200 for t in targets if t.startswith("/")), (slug, targets)
+    assert "accr_sample.csv</a>" not in platform.alice.get(f"/submissions/{scored['sd']}").text
+
+
+def test_header_and_submission_line_read_well(platform: Platform, scored: dict[str, int]) -> None:
+    header = platform.admin.get("/").text.split("<header>")[1].split("</header>")[0]
+    assert re.sub(r"<[^>]+>|\s+", " ", header).count("Admin Admin") == 0 and "Account · Admin" in header
+    bob = upload(platform, "bob", "md", answers_for(platform, "md", 3), model="no organisation")
+    assert bob.status_code == 201
+    assert "· ·" not in platform.bob.get(f"/submissions/{bob.json()['id']}").text
 
 
 def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platform, scored: dict[str, int]) -> None:

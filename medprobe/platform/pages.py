@@ -263,11 +263,38 @@ def submissions_page(request: Request, session: DB, user: Who) -> Response:
 def submission_page(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
     submission = submission_for(session, user, submission_id)
     files = public_files(session, submission)
-    report = MARKDOWN.render(files["report.md"]) if "report.md" in files else ""
+    report = render_report(files["report.md"], submission.id, set(files)) if "report.md" in files else ""
     charts = [name for name in files if name.endswith(".svg")]
     row = leaderboard.rows(submission.benchmark, [submission])[0] if submission.status == "done" else None
     return render(request, "submission.html", user, s=submission, report=report, charts=charts, files=list(files), row=row,
                   may_change=may_change(user, submission))
+
+
+def _run_file(target: object) -> bool:
+    """A link or image target that names a file of the run directory (not a page or another site)."""
+    return isinstance(target, str) and bool(target) and "://" not in target and not target.startswith(("/", "#", "mailto:"))
+
+
+def render_report(text: str, submission_id: int, public: set[str]) -> str:
+    """The run's report.md as HTML on the submission's page. Its images and links name files of the
+    run directory (``tiers.svg``); they point at the submission's downloads, and a link or image of a
+    file kept on the server (``accr_sample.csv``, per item) is left out, its text kept, instead of a dead link."""
+    tokens = MARKDOWN.parse(text)
+    for token in tokens:
+        children, withheld = [], []
+        for child in token.children or []:
+            attr = {"image": "src", "link_open": "href"}.get(child.type)
+            target = child.attrGet(attr) if attr else None
+            hidden = _run_file(target) and target not in public
+            if _run_file(target) and not hidden:
+                child.attrSet(attr, f"/api/submissions/{submission_id}/files/{target}")
+            if child.type == "link_open":
+                withheld.append(hidden)
+            if hidden or (child.type == "link_close" and withheld.pop()):
+                continue
+            children.append(child)
+        token.children = children
+    return MARKDOWN.renderer.render(tokens, MARKDOWN.options, {})
 
 
 @router.post("/submissions/{submission_id}/leaderboard")
