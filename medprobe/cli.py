@@ -682,7 +682,7 @@ def platform_extra() -> None:
     """The server's packages come with the `platform` extra; say so instead of an ImportError."""
     import importlib.util
 
-    missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos") if importlib.util.find_spec(name) is None]
+    missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos", "swagger_ui_bundle") if importlib.util.find_spec(name) is None]
     if missing:
         raise MedprobeError(f"the platform needs {', '.join(missing)}", hint="scripts/setup.sh platform (or pip install -e '.[platform]')")
 

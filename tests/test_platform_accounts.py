@@ -1,7 +1,10 @@
 """Accounts on the platform: sessions that end on the server, log-in and sign-up throttling with
-Retry-After, password change and reset, names that cannot pose as others, and no framing."""
+Retry-After, password change and reset, names that cannot pose as others; and site-wide: no
+framing, API docs that work offline."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -98,3 +101,15 @@ def test_no_page_may_be_framed(site) -> None:  # type: ignore[no-untyped-def]
         reply = Browser(app).get(url)
         assert reply.headers["x-frame-options"] == "DENY", url
         assert "frame-ancestors 'none'" in reply.headers["content-security-policy"], url
+
+
+def test_api_docs_load_nothing_from_other_sites(site) -> None:  # type: ignore[no-untyped-def]
+    _, app = site
+    client = Browser(app).client
+    page = client.get("/api/docs").text
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page) + re.findall(r"url: '([^']+)'", page)
+    assert assets and not [a for a in assets if "://" in a or a.startswith("//")], assets
+    for asset in assets:
+        reply = client.get(asset)
+        assert reply.status_code == 200 and len(reply.content) > 100, asset
+    assert "SwaggerUIBundle" in client.get("/api/docs/assets/swagger-ui-bundle.js").text

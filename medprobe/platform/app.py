@@ -7,10 +7,13 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from medprobe.errors import MedprobeError
 from medprobe.platform import api, pages
@@ -76,6 +79,7 @@ class NoFraming:
 
 
 FRAMING = "frame-ancestors 'none'"
+DOCS_ASSETS = "/api/docs/assets"
 
 
 def _error(request: Request, status: int, body: dict[str, Any], retry_after: int | None = None) -> Response:
@@ -95,7 +99,17 @@ def create_app(settings: Settings, jobs: Any) -> FastAPI:
     with factory() as session:
         secret = instance_secret(session, "session")
         csrf_secret = instance_secret(session, "csrf")
-    app = FastAPI(title="medprobe platform", version="1", docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="medprobe platform", version="1", docs_url=None, redoc_url=None)
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs() -> Response:
+        """Swagger UI from the swagger-ui-bundle package's own files, so the page works without internet
+        (FastAPI's default loads it from a CDN, and the page stayed blank offline)."""
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="medprobe platform · API",
+                                   swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js", swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+                                   swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png")
+
     app.state.sessions, app.state.jobs, app.state.limits, app.state.csrf_secret = factory, jobs, settings.limits, csrf_secret
     app.state.secure_cookies = settings.secure_cookies
     limits = settings.limits
