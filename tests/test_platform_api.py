@@ -621,3 +621,39 @@ def test_three_uploads_and_the_model_page_reveal_no_gold(platform: Platform, tmp
     right = sum(any(p.gold == letter and key[1] in p.prompt.rsplit("Question:", 1)[-1] for p in mcqs)
                 for key, letter in inferred.items())
     assert not inferred, f"three uploads and the model page gave {len(inferred)} golds away ({right} of them right): {inferred}"
+
+
+def test_admin_moderation_hides_deletes_and_unpublishes(platform: Platform, scored: dict[str, int]) -> None:
+    api, mf = platform.app_client, scored["mf"]
+    page = platform.admin.get("/admin").text
+    assert all(part in page for part in ('id="users"', "alice@example.org", f'href="/submissions/{mf}"', 'id="benchmarks"'))
+
+    def board() -> list[str]:
+        return [row["submission"] for row in api.get("/api/benchmarks/mf/leaderboard").json()]
+
+    assert platform.bob.post_form("/login", f"/admin/submissions/{mf}/hidden", {"hidden": "on"}).status_code == 403
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{mf}/hidden", {"hidden": "on"}).status_code == 303
+    assert str(mf) not in board()
+    assert platform.bob.get(f"/submissions/{mf}").status_code == 404 and platform.alice.get(f"/submissions/{mf}").status_code == 200
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{mf}/hidden", {}).status_code == 303
+    assert str(mf) in board()
+
+    reply = upload(platform, "bob", "md", answers_for(platform, "md", 9), model="to delete")
+    sid = reply.json()["id"]
+    assert wait_status(api, sid, platform.tokens["bob"])["status"] == "done"
+    assert platform.bob.post_form("/login", f"/admin/submissions/{sid}/delete", {}).status_code == 403
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{sid}/delete", {}).status_code == 303
+    assert platform.bob.get(f"/submissions/{sid}").status_code == 404
+    with platform.sessions() as session:
+        assert session.get(Submission, sid) is None
+
+    assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {}).status_code == 303
+    try:
+        for url in ("/benchmarks/md", "/benchmarks/md/leaderboard", "/api/benchmarks/md", "/api/benchmarks/md/pack.jsonl"):
+            assert platform.bob.get(url).status_code == 404 and platform.admin.get(url).status_code == 200, url
+        assert "md" not in [b["slug"] for b in api.get("/api/benchmarks").json()]
+        assert 'href="/benchmarks/md"' not in platform.bob.get("/").text
+        assert upload(platform, "bob", "md", answers_for(platform, "md", 10)).status_code == 404
+    finally:
+        assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {"published": "on"}).status_code == 303
+    assert platform.bob.get("/benchmarks/md").status_code == 200

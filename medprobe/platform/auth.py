@@ -212,10 +212,11 @@ def api_admin(user: Annotated[User, Depends(api_user)]) -> User:
 
 
 def may_see(user: User | None, submission: Submission) -> bool:
-    """Results are private to their owner (and admins) until the owner puts them on the leaderboard."""
+    """Results are private to their owner (and admins) until the owner puts them on the leaderboard,
+    and again once an admin hid them."""
     if user is not None and (user.is_admin or user.id == submission.user_id):
         return True
-    return submission.public and submission.status == "done"
+    return submission.public and submission.status == "done" and not submission.hidden
 
 
 def may_change(user: User | None, submission: Submission) -> bool:

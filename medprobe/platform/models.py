@@ -114,6 +114,8 @@ class Benchmark(Base):
     generation: Mapped[dict[str, Any]] = mapped_column(default=dict)
     build_info: Mapped[dict[str, Any]] = mapped_column(default=dict)
     id_key: Mapped[str] = mapped_column(String(64))
+    #: False once an admin unpublished it: participants no longer see it, its pack or its leaderboard
+    published: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
     created: Mapped[datetime] = mapped_column(default=utcnow)
     texts: Mapped[BenchmarkTexts] = relationship()
@@ -142,6 +144,8 @@ class Submission(Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: an admin hid it: off the leaderboard and the model pages; only its owner and admins see it
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     headline: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created: Mapped[datetime] = mapped_column(default=utcnow)

@@ -16,7 +16,7 @@ from fastapi.templating import Jinja2Templates
 from fastapi_csrf_protect import CsrfProtect
 from fastapi_csrf_protect.exceptions import CsrfProtectError
 from markdown_it import MarkdownIt
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from medprobe.errors import MedprobeError
@@ -45,6 +45,8 @@ from medprobe.platform.submissions import (
     PROMPT_STYLES,
     Refused,
     benchmark_or_404,
+    delete_submission,
+    listed_benchmarks,
     public_files,
     start_run,
     submit,
@@ -57,6 +59,8 @@ templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}  # tojson: 问题, not \u95ee\u9898
 MARKDOWN = MarkdownIt("js-default").enable("table")  # js-default: raw HTML in a report is shown as text
 DB = Annotated[Session, Depends(db)]
+#: submissions listed on the admin page, newest first (the rest on /submissions)
+ADMIN_SUBMISSIONS = 200
 Who = Annotated[User | None, Depends(cookie_user)]
 
 
@@ -110,8 +114,7 @@ def see_other(url: str) -> RedirectResponse:
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, session: DB, user: Who) -> Response:
-    benchmarks = [describe(b) for b in session.scalars(select(Benchmark).order_by(Benchmark.id))]
-    return render(request, "home.html", user, benchmarks=benchmarks)
+    return render(request, "home.html", user, benchmarks=[describe(b) for b in listed_benchmarks(session, user)])
 
 
 @router.get("/signup", response_class=HTMLResponse)
@@ -220,7 +223,7 @@ async def revoke(request: Request, token_id: RowId, session: DB, user: Who) -> R
 
 @router.get("/benchmarks/{slug}", response_class=HTMLResponse)
 def benchmark_page(request: Request, slug: str, session: DB, user: Who) -> Response:
-    benchmark = benchmark_or_404(session, slug)
+    benchmark = benchmark_or_404(session, slug, user)
     return render(request, "benchmark.html", user, b=describe(benchmark), styles=PROMPT_STYLES, inferable=INFERABLE)
 
 
@@ -228,7 +231,7 @@ def benchmark_page(request: Request, slug: str, session: DB, user: Who) -> Respo
 async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Response:
     user = login_required(user)
     form = await form_data(request)
-    benchmark = benchmark_or_404(session, slug)
+    benchmark = benchmark_or_404(session, slug, user)
     upload = form.get("file")
     if upload is None or isinstance(upload, str):
         raise Refused(422, "choose a file of answers")
@@ -246,7 +249,7 @@ async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Re
 
 @router.get("/benchmarks/{slug}/leaderboard", response_class=HTMLResponse)
 def leaderboard_page(request: Request, slug: str, session: DB, user: Who) -> Response:
-    benchmark = benchmark_or_404(session, slug)
+    benchmark = benchmark_or_404(session, slug, user)
     return render(request, "leaderboard.html", user, b=describe(benchmark), rows=leaderboard_table(session, benchmark))
 
 
@@ -329,9 +332,49 @@ def model_page(request: Request, name: str, session: DB, user: Who) -> Response:
 @router.get("/admin", response_class=HTMLResponse)
 def admin_page(request: Request, session: DB, user: Who) -> Response:
     user = admin_required(user)
+    counts = dict(session.execute(select(Submission.benchmark_id, func.count()).group_by(Submission.benchmark_id)).all())
+    per_user = dict(session.execute(select(Submission.user_id, func.count()).group_by(Submission.user_id)).all())
     return render(request, "admin.html", user, methods=sorted(available_methods()),
                   endpoints=list(session.scalars(select(Endpoint).order_by(Endpoint.id))),
-                  benchmarks=list(session.scalars(select(Benchmark).order_by(Benchmark.id))))
+                  benchmarks=list(session.scalars(select(Benchmark).order_by(Benchmark.id))), counts=counts, per_user=per_user,
+                  users=list(session.scalars(select(User).order_by(User.id))),
+                  submissions=list(session.scalars(select(Submission).order_by(Submission.id.desc()).limit(ADMIN_SUBMISSIONS))),
+                  shown=ADMIN_SUBMISSIONS)
+
+
+@router.post("/admin/submissions/{submission_id}/hidden")
+async def admin_hide(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
+    """Hide a submission (off the leaderboard and others' model pages; its owner still sees it) or show it again."""
+    admin_required(user)
+    form = await form_data(request)
+    submission = session.get(Submission, submission_id)
+    if submission is None:
+        raise Refused(404, f"no submission {submission_id}")
+    submission.hidden = form.get("hidden") == "on"
+    session.commit()
+    return see_other("/admin#submissions")
+
+
+@router.post("/admin/submissions/{submission_id}/delete")
+async def admin_delete(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
+    admin_required(user)
+    await form_data(request)
+    submission = session.get(Submission, submission_id)
+    if submission is None:
+        raise Refused(404, f"no submission {submission_id}")
+    delete_submission(session, submission)
+    return see_other("/admin#submissions")
+
+
+@router.post("/admin/benchmarks/{slug}/published")
+async def admin_unpublish(request: Request, slug: str, session: DB, user: Who) -> Response:
+    """Unpublish a benchmark (participants no longer see it, its pack or its leaderboard) or publish it again."""
+    user = admin_required(user)
+    form = await form_data(request)
+    benchmark = benchmark_or_404(session, slug, user)
+    benchmark.published = form.get("published") == "on"
+    session.commit()
+    return see_other("/admin#benchmarks")
 
 
 @router.post("/admin/benchmarks")
@@ -379,6 +422,6 @@ async def admin_endpoint(request: Request, session: DB, user: Who) -> Response:
 async def admin_run(request: Request, session: DB, user: Who) -> Response:
     user = admin_required(user)
     form = await form_data(request)
-    benchmark = benchmark_or_404(session, str(form.get("benchmark", "")))
+    benchmark = benchmark_or_404(session, str(form.get("benchmark", "")), user)
     submission = start_run(session, request.app.state.jobs, user, benchmark, str(form.get("endpoint", "")), str(form.get("model_name", "")))
     return see_other(f"/submissions/{submission.id}")

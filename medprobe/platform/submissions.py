@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from medprobe.platform.answers import MAX_LISTED, read_answers
 from medprobe.platform.auth import unprintable
 from medprobe.platform.benchmarks import known_ids
-from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, User
+from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, SubmissionAnswers, User
 from medprobe.platform.scoring import public_config
 
 PROMPT_STYLES = ("chat", "completion", "own")
@@ -52,11 +52,27 @@ class Limits:
     names: dict[str, int] = field(default_factory=lambda: {"model": 200, "organisation": 200})
 
 
-def benchmark_or_404(session: Session, slug: str) -> Benchmark:
+def benchmark_or_404(session: Session, slug: str, viewer: User | None = None) -> Benchmark:
+    """The benchmark; an unpublished one only for admins (404 for anyone else)."""
     found = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
-    if found is None:
+    if found is None or not (found.published or (viewer is not None and viewer.is_admin)):
         raise Refused(404, f"no benchmark '{slug[:80]}'")
     return found
+
+
+def listed_benchmarks(session: Session, viewer: User | None) -> list[Benchmark]:
+    query = select(Benchmark).order_by(Benchmark.id)
+    if viewer is None or not viewer.is_admin:
+        query = query.where(Benchmark.published.is_(True))
+    return list(session.scalars(query))
+
+
+def delete_submission(session: Session, submission: Submission) -> None:
+    """Remove a submission with its answers and result files (an admin's moderation)."""
+    session.execute(delete(ResultFile).where(ResultFile.submission_id == submission.id))
+    session.execute(delete(SubmissionAnswers).where(SubmissionAnswers.submission_id == submission.id))
+    session.delete(submission)
+    session.commit()
 
 
 def _names(model_name: str, organisation: str, prompt_style: str, limits: Limits) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """Browser sessions kept on the server, so that logging out (or a password change or reset) ends a
-session even where a copy of its cookie survives; and knowledge profiles stored once computed, so
-a model page is read, not recomputed (seconds of CPU), at every view.
+session even where a copy of its cookie survives; knowledge profiles stored once computed, so a
+model page is read, not recomputed (seconds of CPU), at every view; and moderation: an admin hides
+a submission or unpublishes a benchmark.
 
 Revision ID: 0003
 Revises: 0002
@@ -28,6 +29,8 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('token_sha256')
     )
+    op.add_column('submissions', sa.Column('hidden', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.add_column('benchmarks', sa.Column('published', sa.Boolean(), nullable=False, server_default=sa.true()))
     op.create_table('stored_profiles',
     sa.Column('key', sa.String(length=64), nullable=False),
     sa.Column('profile_json', sa.Text(), nullable=False),
@@ -38,4 +41,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table('stored_profiles')
+    op.drop_column('benchmarks', 'published')
+    op.drop_column('submissions', 'hidden')
     op.drop_table('browser_sessions')
