@@ -657,3 +657,25 @@ def test_admin_moderation_hides_deletes_and_unpublishes(platform: Platform, scor
     finally:
         assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {"published": "on"}).status_code == 303
     assert platform.bob.get("/benchmarks/md").status_code == 200
+
+
+def test_leaderboards_people_browse(platform: Platform, scored: dict[str, int]) -> None:
+    """Model metadata at upload, sorting and filtering a benchmark's board, and the overview across benchmarks."""
+    api = platform.app_client
+    bad = upload(platform, "bob", "mf", answers_for(platform, "mf", 21), model="linked", link="javascript:alert(1)")
+    assert bad.status_code == 422 and "http" in bad.json()["error"]
+    reply = upload(platform, "bob", "mf", answers_for(platform, "mf", 21), model="Bob 7B", model_size="7B", licence="Apache-2.0",
+                   link="https://example.org/bob-7b", public="true")
+    assert reply.status_code == 201 and reply.json()["model_size"] == "7B"
+    assert wait_status(api, reply.json()["id"], platform.tokens["bob"])["status"] == "done"
+    rows = {r["model"]: r for r in api.get("/api/benchmarks/mf/leaderboard").json()}
+    assert (rows["Bob 7B"]["size"], rows["Bob 7B"]["licence"], rows["Bob 7B"]["link"]) == ("7B", "Apache-2.0", "https://example.org/bob-7b")
+    page = platform.bob.get("/benchmarks/mf/leaderboard?sort=model&order=desc").text
+    assert 'href="https://example.org/bob-7b" rel="nofollow noopener noreferrer"' in page and "model ▼" in page
+    shown = re.findall(r'<a href="/submissions/\d+">([^<]+)</a>', page)
+    assert shown == sorted(shown, key=str.lower, reverse=True) and len(shown) >= 2
+    filtered = platform.bob.get("/benchmarks/mf/leaderboard?q=apache").text
+    assert re.findall(r'<a href="/submissions/\d+">([^<]+)</a>', filtered) == ["Bob 7B"]
+    assert platform.bob.get("/benchmarks/mf/leaderboard?page=0").status_code == 422
+    overview = Browser(platform.app).get("/leaderboard").text
+    assert 'id="overview"' in overview and "Bob 7B" in overview and "<svg" in overview and ">mf</a>" in overview

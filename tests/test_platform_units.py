@@ -21,7 +21,7 @@ from medprobe.platform.auth import create_user, new_token
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_csv, pack_ids, probes_of, public_id, publish
 from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.db import make_engine, migrate, sessions
-from medprobe.platform.leaderboard import safe_cell
+from medprobe.platform.leaderboard import PAGE_ROWS, browse, safe_cell
 from medprobe.platform.shuffle import LETTER_KINDS, shuffle_options
 from medprobe.platform.worker import Jobs, migrate_queue
 from medprobe.records import Probe
@@ -207,3 +207,17 @@ def test_a_prompt_that_does_not_show_its_options_keeps_them() -> None:
     probe = get_method("multifacet").build(BuildOptions(data="builtin:en", limit=1, include_unmeasured=True)).probes[0]
     odd = probe.model_copy(update={"prompt": "Pick one of the options above."})
     assert shuffle_options([odd], "k") == ([odd], 1)
+
+
+def test_leaderboard_browsing_sorts_filters_and_pages() -> None:
+    table = [{"rank": str(i + 1), "model": f"model-{i}", "organisation": "Lab A" if i % 2 else "Lab B", "size": f"{i}B",
+              "licence": "MIT", "Average": f"{(i * 37) % 101}.0", "submission": str(i)} for i in range(120)]
+    rows, pages = browse(table)
+    assert pages == 3 and [r["rank"] for r in rows] == [str(i) for i in range(1, PAGE_ROWS + 1)]
+    assert [r["rank"] for r in browse(table, page=3)[0]] == [str(i) for i in range(101, 121)]
+    assert browse(table, page=99)[0] == browse(table, page=3)[0]  # past the end: the last page
+    best = browse(table, sort="Average", descending=True)[0]
+    assert [float(r["Average"]) for r in best] == sorted((float(r["Average"]) for r in table), reverse=True)[:PAGE_ROWS]
+    lab_a, pages = browse(table, query="lab a")
+    assert pages == 2 and {r["organisation"] for r in lab_a} == {"Lab A"}
+    assert browse(table, sort="rank", descending=True)[0][0]["rank"] == "120"  # numbers sort as numbers, not text

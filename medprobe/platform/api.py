@@ -22,6 +22,7 @@ from medprobe.platform.benchmarks import BenchmarkSpec, describe, pack_csv, publ
 from medprobe.platform.models import Benchmark, Endpoint, Submission, User
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.submissions import (
+    ModelInfo,
     Refused,
     benchmark_or_404,
     listed_benchmarks,
@@ -96,6 +97,9 @@ class SubmissionOut(BaseModel):
     benchmark: str
     model: str
     organisation: str
+    model_size: str
+    licence: str
+    link: str
     prompt_style: str
     status: Literal["queued", "running", "scoring", "done", "failed"]
     error: str | None
@@ -209,12 +213,15 @@ async def upload(
     file: Annotated[UploadFile, File(description="answers: JSONL lines {probe_id, sample, text} or CSV probe_id,sample,text")],
     model: Annotated[str, Form(max_length=10_000)], organisation: Annotated[str, Form(max_length=10_000)] = "",
     prompt_style: Annotated[str, Form(max_length=40)] = "chat", public: Annotated[bool, Form()] = False,
+    model_size: Annotated[str, Form(max_length=10_000, description="e.g. 7B")] = "",
+    licence: Annotated[str, Form(max_length=10_000)] = "", link: Annotated[str, Form(max_length=10_000, description="http(s) address")] = "",
 ) -> dict[str, Any]:
     benchmark = benchmark_or_404(session, slug, user)
     limits = request.app.state.limits
     data = await file.read(limits.max_upload_bytes + 1)
     submission = submit(session, request.app.state.jobs, user, benchmark, data, filename=file.filename or "", model_name=model,
-                        organisation=organisation, prompt_style=prompt_style, public=public, limits=limits)
+                        organisation=organisation, prompt_style=prompt_style, public=public, limits=limits,
+                        info=ModelInfo(model_size, licence, link))
     return view(submission)
 
 

@@ -144,6 +144,10 @@ class Submission(Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: what the participant told about the model (free text, a size like "7B", a licence, an http(s) link)
+    model_size: Mapped[str] = mapped_column(String(40), default="")
+    licence: Mapped[str] = mapped_column(String(80), default="")
+    link: Mapped[str] = mapped_column(String(500), default="")
     #: an admin hid it: off the leaderboard and the model pages; only its owner and admins see it
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)

@@ -8,9 +8,9 @@ cookie, the plain token in the form); a POST whose two do not match is refused w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from fastapi_csrf_protect import CsrfProtect
@@ -43,6 +43,7 @@ from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.shuffle import INFERABLE
 from medprobe.platform.submissions import (
     PROMPT_STYLES,
+    ModelInfo,
     Refused,
     benchmark_or_404,
     delete_submission,
@@ -240,7 +241,8 @@ async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Re
     try:
         submission = submit(session, request.app.state.jobs, user, benchmark, data, filename=upload.filename or "",
                             model_name=str(form.get("model", "")), organisation=str(form.get("organisation", "")),
-                            prompt_style=str(form.get("prompt_style", "chat")), public=form.get("public") == "on", limits=limits)
+                            prompt_style=str(form.get("prompt_style", "chat")), public=form.get("public") == "on", limits=limits,
+                            info=ModelInfo(str(form.get("model_size", "")), str(form.get("licence", "")), str(form.get("link", ""))))
     except Refused as exc:
         return render(request, "benchmark.html", user, exc.status, b=describe(benchmark), styles=PROMPT_STYLES, inferable=INFERABLE,
                       refused=exc.body())
@@ -248,9 +250,31 @@ async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Re
 
 
 @router.get("/benchmarks/{slug}/leaderboard", response_class=HTMLResponse)
-def leaderboard_page(request: Request, slug: str, session: DB, user: Who) -> Response:
+def leaderboard_page(request: Request, slug: str, session: DB, user: Who, sort: Annotated[str, Query(max_length=80)] = "",
+                     order: Literal["asc", "desc"] = "asc", q: Annotated[str, Query(max_length=200)] = "",
+                     page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> Response:
+    """The benchmark's leaderboard, sorted by any column, filtered by name, a page of rows at a time."""
     benchmark = benchmark_or_404(session, slug, user)
-    return render(request, "leaderboard.html", user, b=describe(benchmark), rows=leaderboard_table(session, benchmark))
+    table = leaderboard_table(session, benchmark)
+    rows, pages = leaderboard.browse(table, sort, order == "desc", q, page)
+    return render(request, "leaderboard.html", user, b=describe(benchmark), rows=rows, total=len(table), columns=list(table[0]) if table else [],
+                  sort=sort, order=order, q=q, page=min(page, pages), pages=pages)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+def overview_page(request: Request, session: DB, user: Who, sort: Annotated[str, Query(max_length=80)] = "") -> Response:
+    """Every published benchmark's public rows at once: model x benchmark, each cell the model's best
+    main figure there, and per benchmark a chart of the best models."""
+    benchmarks = listed_benchmarks(session, None)
+    public = list(session.scalars(select(Submission).where(
+        Submission.benchmark_id.in_([b.id for b in benchmarks]), Submission.public.is_(True), Submission.hidden.is_(False),
+        Submission.status == "done")))
+    rows, figures = leaderboard.overview(benchmarks, public)
+    if sort in figures:
+        rows.sort(key=lambda r: -r["cells"][sort]["value"] if sort in r["cells"] else float("inf"))
+    shown = [b for b in benchmarks if b.slug in figures]
+    return render(request, "overview.html", user, rows=rows, benchmarks=shown, figures=figures, sort=sort,
+                  charts=leaderboard.overview_charts(shown, rows))
 
 
 @router.get("/submissions", response_class=HTMLResponse)

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -52,6 +53,35 @@ class Limits:
     names: dict[str, int] = field(default_factory=lambda: {"model": 200, "organisation": 200})
 
 
+def printable(text: str, what: str) -> None:
+    """Refuse a name shown to others that holds control or bidi characters (``auth.unprintable``)."""
+    bad = unprintable(text)
+    if bad is not None:
+        raise Refused(422, f"the {what} holds the invisible character U+{ord(bad):04X}; type it without")
+
+
+@dataclass
+class ModelInfo:
+    """What a participant may tell about the model, shown on the leaderboards."""
+
+    size: str = ""
+    licence: str = ""
+    link: str = ""
+
+    def checked(self) -> ModelInfo:
+        info = ModelInfo(self.size.strip(), self.licence.strip(), self.link.strip())
+        for text, what, most in ((info.size, "model size", 40), (info.licence, "licence", 80), (info.link, "link", 500)):
+            if len(text) > most:
+                raise Refused(422, f"the {what} has more than {most} characters")
+            printable(text, what)
+        if info.link and (not LINK.match(info.link)):
+            raise Refused(422, "the link must be an http:// or https:// address without spaces")
+        return info
+
+
+LINK = re.compile(r"^https?://[^\s/$.?#][^\s]*$")
+
+
 def benchmark_or_404(session: Session, slug: str, viewer: User | None = None) -> Benchmark:
     """The benchmark; an unpublished one only for admins (404 for anyone else)."""
     found = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
@@ -77,10 +107,8 @@ def delete_submission(session: Session, submission: Submission) -> None:
 
 def _names(model_name: str, organisation: str, prompt_style: str, limits: Limits) -> tuple[str, str]:
     model_name, organisation = model_name.strip(), organisation.strip()
-    for text, what in ((model_name, "model name"), (organisation, "organisation")):
-        bad = unprintable(text)
-        if bad is not None:
-            raise Refused(422, f"the {what} holds the invisible character U+{ord(bad):04X}; type it without")
+    printable(model_name, "model name")
+    printable(organisation, "organisation")
     if not model_name or len(model_name) > limits.names["model"]:
         raise Refused(422, f"a model name of 1-{limits.names['model']} characters is needed")
     if len(organisation) > limits.names["organisation"]:
@@ -103,10 +131,12 @@ def _rate_limit(session: Session, user: User, limits: Limits) -> None:
 def submit(
     session: Session, jobs: Any, user: User, benchmark: Benchmark, data: bytes, *, filename: str, model_name: str,
     organisation: str = "", prompt_style: str = "chat", public: bool = False, limits: Limits | None = None,
+    info: ModelInfo | None = None,
 ) -> Submission:
     """Validate an upload line by line, store it, and queue its scoring."""
     limits = limits or Limits()
     model_name, organisation = _names(model_name, organisation, prompt_style, limits)
+    info = (info or ModelInfo()).checked()
     if len(data) > limits.max_upload_bytes:
         raise Refused(413, f"the file is larger than {limits.max_upload_bytes} bytes")
     _rate_limit(session, user, limits)
@@ -121,6 +151,7 @@ def submit(
     submission = Submission(
         benchmark_id=benchmark.id, user_id=user.id, model_name=model_name, organisation=organisation, prompt_style=prompt_style,
         answers_jsonl=answers.jsonl(), answers_sha256=sha, answers=len(answers.rows), public=public,
+        model_size=info.size, licence=info.licence, link=info.link,
     )
     session.add(submission)
     try:
@@ -153,7 +184,8 @@ def view(submission: Submission) -> dict[str, Any]:
     """A submission as the API shows it (its owner, an admin, or anyone once it is public)."""
     return {
         "id": submission.id, "benchmark": submission.benchmark.slug, "model": submission.model_name,
-        "organisation": submission.organisation, "prompt_style": submission.prompt_style, "status": submission.status,
+        "organisation": submission.organisation, "model_size": submission.model_size, "licence": submission.licence,
+        "link": submission.link, "prompt_style": submission.prompt_style, "status": submission.status,
         "error": submission.error, "answers": submission.answers, "public": submission.public,
         "created": submission.created.isoformat(timespec="seconds"), "headline": submission.headline,
         "summary": submission.summary if submission.status == "done" else None,

@@ -1,7 +1,7 @@
 """Browser sessions kept on the server, so that logging out (or a password change or reset) ends a
 session even where a copy of its cookie survives; knowledge profiles stored once computed, so a
 model page is read, not recomputed (seconds of CPU), at every view; and moderation: an admin hides
-a submission or unpublishes a benchmark.
+a submission or unpublishes a benchmark; and a model's size, licence and link on the leaderboards.
 
 Revision ID: 0003
 Revises: 0002
@@ -16,6 +16,8 @@ revision = '0003'
 down_revision = '0002'
 branch_labels = None
 depends_on = None
+#: what a participant may tell about the model, for the leaderboards
+MODEL_INFO = (('model_size', 40), ('licence', 80), ('link', 500))
 
 
 def upgrade() -> None:
@@ -30,6 +32,8 @@ def upgrade() -> None:
     sa.UniqueConstraint('token_sha256')
     )
     op.add_column('submissions', sa.Column('hidden', sa.Boolean(), nullable=False, server_default=sa.false()))
+    for column, length in MODEL_INFO:
+        op.add_column('submissions', sa.Column(column, sa.String(length=length), nullable=False, server_default=''))
     op.add_column('benchmarks', sa.Column('published', sa.Boolean(), nullable=False, server_default=sa.true()))
     op.create_table('stored_profiles',
     sa.Column('key', sa.String(length=64), nullable=False),
@@ -43,4 +47,6 @@ def downgrade() -> None:
     op.drop_table('stored_profiles')
     op.drop_column('benchmarks', 'published')
     op.drop_column('submissions', 'hidden')
+    for column, _ in MODEL_INFO:
+        op.drop_column('submissions', column)
     op.drop_table('browser_sessions')
