@@ -27,7 +27,7 @@ from medprobe.platform.worker import Jobs, migrate_queue
 from medprobe.records import Probe
 from tests.platform_helpers import free_port
 
-PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format"}
+PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"}
 
 
 @pytest.fixture(scope="module")
@@ -221,3 +221,23 @@ def test_leaderboard_browsing_sorts_filters_and_pages() -> None:
     lab_a, pages = browse(table, query="lab a")
     assert pages == 2 and {r["organisation"] for r in lab_a} == {"Lab A"}
     assert browse(table, sort="rank", descending=True)[0][0]["rank"] == "120"  # numbers sort as numbers, not text
+
+
+def test_medprobe_answer_answers_a_pack_ready_for_upload(db: tuple[str, str], tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEDPROBE_HOME", str(tmp_path / "home"))
+    benchmark = _benchmark(db[0], "mf")
+    pack, out = tmp_path / "pack.jsonl", tmp_path / "answers" / "answers.jsonl"
+    pack.write_text(benchmark.pack_jsonl, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["answer", str(pack), "--model", "random", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    parsed = read_answers(out.read_bytes(), set(pack_ids(benchmark)), benchmark.samples)
+    assert not parsed.errors and len(parsed.rows) == benchmark.probes * benchmark.samples
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[:5]) + "\n" + lines[5][:12], encoding="utf-8")  # interrupted mid-line
+    again = CliRunner().invoke(cli, ["answer", str(pack), "--model", "random", "-o", str(out)])
+    assert again.exit_code == 0 and "(5 already" in again.output, again.output
+    parsed = read_answers(out.read_bytes(), set(pack_ids(benchmark)), benchmark.samples)
+    assert not parsed.errors and len(parsed.rows) == benchmark.probes * benchmark.samples
+    (tmp_path / "pack.csv").write_text(pack_csv(benchmark), encoding="utf-8")
+    refused = CliRunner().invoke(cli, ["answer", str(tmp_path / "pack.csv"), "--model", "random", "-o", str(out)])
+    assert refused.exit_code != 0 and "JSONL pack" in refused.output

@@ -59,8 +59,9 @@ def public_id(key: str, probe_id: str) -> str:
     return "q" + hmac.new(key.encode(), probe_id.encode(), hashlib.sha256).hexdigest()[:16]
 
 
-def pack_row(probe: Probe, key: str, samples: int) -> dict[str, Any]:
-    """One probe as a participant sees it (no gold, no ids or metadata that could hint at it)."""
+def pack_row(probe: Probe, key: str, samples: int, generation: dict[str, Any]) -> dict[str, Any]:
+    """One probe as a participant sees it (no gold, no ids or metadata that could hint at it), with the
+    benchmark's decoding parameters, which ``medprobe answer`` asks with."""
     return {
         "id": public_id(key, probe.id),
         "facet": probe.facet,
@@ -69,6 +70,7 @@ def pack_row(probe: Probe, key: str, samples: int) -> dict[str, Any]:
         "system": probe.system,
         "prompt": probe.prompt,
         "answer_format": probe.answer_format.model_dump(mode="json"),
+        "generation": generation,
     }
 
 
@@ -111,14 +113,15 @@ def publish(session: Session, spec: BenchmarkSpec, user_id: int | None, options:
     key = secrets.token_hex(16)
     probe_set.probes, kept = shuffle_options(probe_set.probes, key)
     probe_set.info["options_kept_in_order"] = kept
-    rows = [pack_row(probe, key, probe_set.samples) for probe in probe_set.probes]
+    generation = probe_set.generation.model_dump(mode="json")
+    rows = [pack_row(probe, key, probe_set.samples, generation) for probe in probe_set.probes]
     if len({row["id"] for row in rows}) != len(rows):  # 64-bit ids: only a broken key collides
         raise MedprobeError("two probes got the same public id; publish again")
     rows.sort(key=lambda row: row["id"])
     benchmark = Benchmark(
         slug=spec.slug, title=spec.title.strip(), method=spec.method, data=spec.data or method.default_data, seed=spec.seed,
         size=spec.size, setting=probe_set.setting, options=spec.options, probes=len(probe_set.probes), samples=probe_set.samples,
-        generation=probe_set.generation.model_dump(mode="json"), build_info=probe_set.info, id_key=key,
+        generation=generation, build_info=probe_set.info, id_key=key,
         texts=BenchmarkTexts(probes_jsonl="".join(dumps(p) + "\n" for p in probe_set.probes),
                              pack_jsonl="".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)),
         created_by=user_id,
