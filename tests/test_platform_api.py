@@ -31,7 +31,7 @@ from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, public_id, publish
 from medprobe.platform.db import make_engine, migrate, sessions
-from medprobe.platform.models import Benchmark, Submission
+from medprobe.platform.models import Benchmark, ResultFile, Submission
 from medprobe.platform.submissions import Limits
 from medprobe.platform.worker import Jobs, migrate_queue
 from medprobe.profile.analysis import build_profile
@@ -194,7 +194,7 @@ def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platfo
     assert re.fullmatch(r"not measured|\d+\.\d% \[\d+\.\d–\d+\.\d\]", row["item error"]), row["item error"]
     assert api.get("/api/benchmarks/md/leaderboard").json() == []  # not opted in
     csv_text = api.get("/api/benchmarks/mf/leaderboard.csv").text
-    assert csv_text.splitlines()[0].startswith("rank,model,organisation,verified,date")
+    assert csv_text.splitlines()[0].startswith("rank,model,organisation,size,licence,link,verified,date")
     assert "'<script>" not in csv_text  # a name starting with '<' is no formula; kept as it is
     reply = api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": True}, headers=platform.api("alice"))
     assert reply.status_code == 200 and reply.json()["public"] is True
@@ -643,9 +643,16 @@ def test_admin_moderation_hides_deletes_and_unpublishes(platform: Platform, scor
     assert wait_status(api, sid, platform.tokens["bob"])["status"] == "done"
     assert platform.bob.post_form("/login", f"/admin/submissions/{sid}/delete", {}).status_code == 403
     assert platform.admin.post_form("/admin", f"/admin/submissions/{sid}/delete", {}).status_code == 303
-    assert platform.bob.get(f"/submissions/{sid}").status_code == 404
+    assert platform.bob.get(f"/submissions/{sid}").status_code == 404 and platform.admin.get(f"/submissions/{sid}").status_code == 404
     with platform.sessions() as session:
-        assert session.get(Submission, sid) is None
+        gone = session.get(Submission, sid)
+        assert gone.status == "deleted" and gone.stored_answers is None
+        assert not session.scalars(select(ResultFile).where(ResultFile.submission_id == sid)).all()
+    # the next submission gets a new id and is scored (SQLite would give the deleted row's id again,
+    # which the queue took for the old, finished job)
+    after = upload(platform, "bob", "md", answers_for(platform, "md", 9), model="after a deletion")
+    assert after.status_code == 201 and after.json()["id"] > sid
+    assert wait_status(api, after.json()["id"], platform.tokens["bob"], timeout=60)["status"] == "done"
 
     assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {}).status_code == 303
     try:

@@ -22,6 +22,7 @@ from medprobe.platform.benchmarks import BenchmarkSpec, describe, pack_csv, publ
 from medprobe.platform.models import Benchmark, Endpoint, Submission, User
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.submissions import (
+    DELETED,
     ModelInfo,
     Refused,
     benchmark_or_404,
@@ -242,7 +243,7 @@ def add_endpoint(body: EndpointIn, session: DB, admin: Admin) -> dict[str, Any]:
 
 @router.get("/submissions", response_model=list[SubmissionOut], responses=errors(401))
 def my_submissions(session: DB, user: Participant) -> list[dict[str, Any]]:
-    query = select(Submission).order_by(Submission.id.desc())
+    query = select(Submission).where(Submission.status != DELETED).order_by(Submission.id.desc())
     if not user.is_admin:
         query = query.where(Submission.user_id == user.id)
     return [view(s) for s in session.scalars(query)]

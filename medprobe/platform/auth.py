@@ -29,7 +29,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from medprobe.errors import MedprobeError
-from medprobe.platform.models import ApiToken, BrowserSession, Submission, User
+from medprobe.platform.models import DELETED, ApiToken, BrowserSession, Submission, User
 
 HASHER = PasswordHasher()
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,190}$")
@@ -213,11 +213,13 @@ def api_admin(user: Annotated[User, Depends(api_user)]) -> User:
 
 def may_see(user: User | None, submission: Submission) -> bool:
     """Results are private to their owner (and admins) until the owner puts them on the leaderboard,
-    and again once an admin hid them."""
+    and again once an admin hid them; a deleted one nobody sees."""
+    if submission.status == DELETED:
+        return False
     if user is not None and (user.is_admin or user.id == submission.user_id):
         return True
     return submission.public and submission.status == "done" and not submission.hidden
 
 
 def may_change(user: User | None, submission: Submission) -> bool:
-    return user is not None and (user.is_admin or user.id == submission.user_id)
+    return user is not None and (user.is_admin or user.id == submission.user_id) and submission.status != DELETED

@@ -123,8 +123,13 @@ class Benchmark(Base):
     pack_jsonl: AssociationProxy[str] = association_proxy("texts", "pack_jsonl")
 
 
+#: the status of a submission an admin deleted (``submissions.delete_submission``)
+DELETED = "deleted"
+
+
 class Submission(Base):
-    """One set of answers to a benchmark, and its scoring status: queued -> scoring -> done | failed."""
+    """One set of answers to a benchmark, and its scoring status: queued -> scoring -> done | failed
+    (or deleted, by an admin)."""
 
     __tablename__ = "submissions"
     __table_args__ = (UniqueConstraint("benchmark_id", "user_id", "answers_sha256", name="uq_submission_answers"),)

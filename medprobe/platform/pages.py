@@ -42,6 +42,7 @@ from medprobe.platform.profiles import MIN_ASPECT_POINTS, aggregates_only, model
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.shuffle import INFERABLE
 from medprobe.platform.submissions import (
+    DELETED,
     PROMPT_STYLES,
     ModelInfo,
     Refused,
@@ -280,7 +281,7 @@ def overview_page(request: Request, session: DB, user: Who, sort: Annotated[str,
 @router.get("/submissions", response_class=HTMLResponse)
 def submissions_page(request: Request, session: DB, user: Who) -> Response:
     user = login_required(user)
-    query = select(Submission).order_by(Submission.id.desc())
+    query = select(Submission).where(Submission.status != DELETED).order_by(Submission.id.desc())
     if not user.is_admin:
         query = query.where(Submission.user_id == user.id)
     return render(request, "submissions.html", user, submissions=list(session.scalars(query)))
@@ -356,13 +357,15 @@ def model_page(request: Request, name: str, session: DB, user: Who) -> Response:
 @router.get("/admin", response_class=HTMLResponse)
 def admin_page(request: Request, session: DB, user: Who) -> Response:
     user = admin_required(user)
-    counts = dict(session.execute(select(Submission.benchmark_id, func.count()).group_by(Submission.benchmark_id)).all())
-    per_user = dict(session.execute(select(Submission.user_id, func.count()).group_by(Submission.user_id)).all())
+    live = Submission.status != DELETED
+    counts = dict(session.execute(select(Submission.benchmark_id, func.count()).where(live).group_by(Submission.benchmark_id)).all())
+    per_user = dict(session.execute(select(Submission.user_id, func.count()).where(live).group_by(Submission.user_id)).all())
     return render(request, "admin.html", user, methods=sorted(available_methods()),
                   endpoints=list(session.scalars(select(Endpoint).order_by(Endpoint.id))),
                   benchmarks=list(session.scalars(select(Benchmark).order_by(Benchmark.id))), counts=counts, per_user=per_user,
                   users=list(session.scalars(select(User).order_by(User.id))),
-                  submissions=list(session.scalars(select(Submission).order_by(Submission.id.desc()).limit(ADMIN_SUBMISSIONS))),
+                  submissions=list(session.scalars(select(Submission).where(Submission.status != DELETED)
+                                                   .order_by(Submission.id.desc()).limit(ADMIN_SUBMISSIONS))),
                   shown=ADMIN_SUBMISSIONS)
 
 
@@ -384,7 +387,7 @@ async def admin_delete(request: Request, submission_id: RowId, session: DB, user
     admin_required(user)
     await form_data(request)
     submission = session.get(Submission, submission_id)
-    if submission is None:
+    if submission is None or submission.status == DELETED:
         raise Refused(404, f"no submission {submission_id}")
     delete_submission(session, submission)
     return see_other("/admin#submissions")

@@ -19,7 +19,7 @@ from medprobe.gating import includes_unmeasured
 from medprobe.methods import ProbeSet, get_method
 from medprobe.platform.answers import Answers
 from medprobe.platform.benchmarks import BenchmarkSpec, build_options, probes_of, public_id
-from medprobe.platform.models import Benchmark, Endpoint, Submission
+from medprobe.platform.models import DELETED, Benchmark, Endpoint, Submission
 from medprobe.platform.scoring import SessionFactory, score_submission
 from medprobe.records import GenerationParams
 
@@ -47,7 +47,7 @@ def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> st
     """Answer the benchmark with the submission's endpoint, store the answers, then score them."""
     with sessions() as session:
         submission = session.get(Submission, submission_id)
-        if submission is None or submission.status in ("done", "failed"):
+        if submission is None or submission.status in ("done", "failed", DELETED):
             return submission.status if submission else "missing"
         benchmark = submission.benchmark
         endpoint = session.get(Endpoint, int(submission.source.removeprefix("endpoint:")))

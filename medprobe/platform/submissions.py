@@ -19,7 +19,15 @@ from sqlalchemy.orm import Session
 from medprobe.platform.answers import MAX_LISTED, read_answers
 from medprobe.platform.auth import unprintable
 from medprobe.platform.benchmarks import known_ids
-from medprobe.platform.models import Benchmark, Endpoint, ResultFile, Submission, SubmissionAnswers, User
+from medprobe.platform.models import (
+    DELETED,
+    Benchmark,
+    Endpoint,
+    ResultFile,
+    Submission,
+    SubmissionAnswers,
+    User,
+)
 from medprobe.platform.scoring import public_config
 
 PROMPT_STYLES = ("chat", "completion", "own")
@@ -98,10 +106,13 @@ def listed_benchmarks(session: Session, viewer: User | None) -> list[Benchmark]:
 
 
 def delete_submission(session: Session, submission: Submission) -> None:
-    """Remove a submission with its answers and result files (an admin's moderation)."""
+    """Remove a submission's answers and result files and mark it deleted (an admin's moderation); nobody
+    sees it any more. The row stays so that its id is never given again: SQLite reuses the highest id of
+    a deleted row, and the queue, whose job ids are made of submission ids, would take a new submission
+    for the old, finished one and never score it. A job still queued for it finds it deleted and stops."""
     session.execute(delete(ResultFile).where(ResultFile.submission_id == submission.id))
     session.execute(delete(SubmissionAnswers).where(SubmissionAnswers.submission_id == submission.id))
-    session.delete(submission)
+    submission.status, submission.public, submission.answers_sha256 = DELETED, False, f"{DELETED}:{submission.id}"
     session.commit()
 
 
@@ -145,7 +156,7 @@ def submit(
         raise Refused(422, f"{len(answers.errors)} line(s) with errors; nothing was submitted", answers.errors)
     sha = answers.sha256()
     same = session.scalar(select(Submission).where(
-        Submission.benchmark_id == benchmark.id, Submission.user_id == user.id, Submission.answers_sha256 == sha))
+        Submission.benchmark_id == benchmark.id, Submission.user_id == user.id, Submission.answers_sha256 == sha, Submission.status != DELETED))
     if same is not None:
         raise Refused(409, f"these answers were submitted already (submission {same.id})", submission=same.id)
     submission = Submission(
