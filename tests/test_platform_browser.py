@@ -1,8 +1,9 @@
 """The platform in a real browser: Playwright drives Debian's Chromium through a live ``medprobe
 serve`` on 127.0.0.1 — sign up, create an API token, download the probe pack, upload answers with
 the web form, watch the status turn from queued to done, see the results and their charts, opt
-into the leaderboard and find the row there. A screenshot (PNG) of each page goes to the folder
-the test prints ($MEDPROBE_SCREENSHOTS, else a temporary one).
+into the leaderboard and find the row there; then the overview of every benchmark, sorting a
+leaderboard, a password change, and an admin hiding the submission. A screenshot (PNG) of each
+page goes to the folder the test prints ($MEDPROBE_SCREENSHOTS, else a temporary one).
 
 ``serve`` runs without its own worker (``--workers 0``) and the test starts ``medprobe worker``
 once the page shows "queued", so the status change is seen on the page itself, reloading on its
@@ -93,8 +94,11 @@ def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> Non
         page = browser.new_context(base_url=base, accept_downloads=True, viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(30_000)
 
+        def shot_of(on, name: str) -> None:  # type: ignore[no-untyped-def]
+            on.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
         def shot(name: str) -> None:
-            page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+            shot_of(page, name)
 
         page.goto("/")
         expect(page.locator("h1")).to_have_text("Benchmarks")
@@ -169,6 +173,36 @@ def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> Non
         page.click("header >> text=My submissions")
         expect(page.locator("table")).to_contain_text("shown")
         shot("09-submissions")
+
+        page.click("header >> text=Leaderboards")
+        expect(page.locator("#overview")).to_contain_text("browser-model")
+        assert page.locator(".charts svg").count() >= 1
+        shot("10-overview")
+        page.click(f"#overview a[href='/leaderboard?sort={DEMO}']")
+        expect(page).to_have_url(f"{base}/leaderboard?sort={DEMO}")
+
+        page.goto(f"/benchmarks/{DEMO}/leaderboard")
+        page.click("#leaderboard th a:text-is('model')")
+        expect(page.locator("#leaderboard th", has_text="model ▲")).to_have_count(1)
+
+        page.goto("/account")
+        page.fill("input[name=current]", "a long enough password")
+        page.fill("input[name=new]", "an even longer password")
+        page.click("button:has-text('Change the password')")
+        expect(page.locator("#password-message")).to_contain_text("password changed")
+        shot("11-password")
+
+        admin = browser.new_context(base_url=base).new_page()
+        admin.goto("/login")
+        admin.fill("input[name=email]", "admin@localhost")
+        admin.fill("input[name=password]", "admin password")
+        admin.click("main button:has-text('Log in')")
+        admin.goto("/admin")
+        expect(admin.locator("#users + table")).to_contain_text("ada@example.org")
+        admin.locator("form[action='/admin/submissions/1/hidden'] button").click()
+        expect(admin.locator("form[action='/admin/submissions/1/hidden'] button")).to_have_text("Show")
+        shot_of(admin, "12-admin")
+        assert page.request.get(f"/api/benchmarks/{DEMO}/leaderboard").json() == []  # hidden: off the leaderboard
     assert sorted(p.name for p in shots.glob("*.png")) == [f"{n}.png" for n in (
         "01-home", "02-signup", "03-account-token", "04-benchmark", "05-upload-form", "06-submission-queued", "07-results",
-        "08-leaderboard", "09-submissions")]
+        "08-leaderboard", "09-submissions", "10-overview", "11-password", "12-admin")]
