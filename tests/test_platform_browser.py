@@ -129,7 +129,7 @@ def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> Non
             page.click("#pack-jsonl")
         pack = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
         assert len(pack) == page.request.get(f"/api/benchmarks/{DEMO}").json()["probes"] == 200
-        assert all(set(row) == {"id", "facet", "language", "samples", "system", "prompt", "answer_format"} for row in pack)
+        assert all(set(row) == {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"} for row in pack)
         with page.expect_download() as download:
             page.click("#pack-csv")
         assert Path(download.value.path()).read_text().startswith("id,facet,language,samples,answer_kind")
