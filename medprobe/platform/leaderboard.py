@@ -166,14 +166,16 @@ def figure_text(method: str, value: float) -> str:
     return f"{value:.2f}" if method == "meddisk" else f"{100 * value:.1f}"
 
 
-def overview_charts(benchmarks: list[Any], rows: list[dict[str, Any]], top: int = 10) -> list[str]:
-    """Per benchmark, the best ``top`` models by its main figure, as bars."""
+def overview_charts(benchmarks: list[Any], rows: list[dict[str, Any]], figures: dict[str, str], top: int = 10) -> list[str]:
+    """Per benchmark, the best ``top`` models by its main figure, as bars in the table's units."""
     charts = []
     for b in benchmarks:
-        ranked = sorted(((r["model"], r["cells"][b.slug]["value"]) for r in rows if b.slug in r["cells"]), key=lambda x: -x[1])[:top]
+        points = b.method == "meddisk"
+        ranked = sorted(((r["model"], r["cells"][b.slug]["value"] * (1 if points else 100)) for r in rows if b.slug in r["cells"]),
+                        key=lambda x: -x[1])[:top]
         if ranked:
-            scale = 10.0 if b.method == "meddisk" else 1.0
-            charts.append(value_bars(ranked, f"{b.title}: best {len(ranked)} models", scale))
+            unit = "points of 10" if points else "%"
+            charts.append(value_bars(ranked, f"{b.slug}: {figures[b.slug]} ({unit}), best first", 10.0 if points else 100.0))
     return charts
 
 

@@ -275,7 +275,7 @@ def overview_page(request: Request, session: DB, user: Who, sort: Annotated[str,
         rows.sort(key=lambda r: -r["cells"][sort]["value"] if sort in r["cells"] else float("inf"))
     shown = [b for b in benchmarks if b.slug in figures]
     return render(request, "overview.html", user, rows=rows, benchmarks=shown, figures=figures, sort=sort,
-                  charts=leaderboard.overview_charts(shown, rows))
+                  charts=leaderboard.overview_charts(shown, rows, figures))
 
 
 @router.get("/submissions", response_class=HTMLResponse)
