@@ -686,3 +686,37 @@ def test_leaderboards_people_browse(platform: Platform, scored: dict[str, int]) 
     assert platform.bob.get("/benchmarks/mf/leaderboard?page=0").status_code == 422
     overview = Browser(platform.app).get("/leaderboard").text
     assert 'id="overview"' in overview and "Bob 7B" in overview and "<svg" in overview and ">mf</a>" in overview
+
+
+def test_a_participant_asks_for_a_run_and_an_admin_approves_it(platform: Platform) -> None:
+    """The participant names a model in words; the admin picks a registered endpoint; the run is the
+    participant's submission, verified. Nothing is contacted before the admin's approval."""
+    with platform.sessions() as session:
+        probes = probes_of(session.scalar(select(Benchmark).where(Benchmark.slug == "mf")))
+    gold = {probe.prompt: gold_reply(probe) for probe in probes}
+    mock = MockOpenAI(reply=lambda body: gold[body["messages"][-1]["content"]])
+    api = platform.app_client
+    with serve_in_thread(mock) as url:
+        assert api.post("/api/endpoints", json={"name": "requested", "model": f"openai:req@{url}"}, headers=platform.api("admin")).status_code == 201
+        for model in ("Bob's big model", "declined one"):
+            reply = platform.bob.post_form("/benchmarks/mf", "/benchmarks/mf/run-requests", {"model": model, "note": "on a hub"})
+            assert reply.status_code == 303
+        assert mock.requests == 0
+        assert "Bob&#39;s big model" in platform.bob.get("/submissions").text
+        admin_page = platform.admin.get("/admin").text
+        ids = [int(i) for i in re.findall(r'action="/admin/run-requests/(\d+)"', admin_page)]
+        assert len(set(ids)) >= 2
+        first, second = sorted(set(ids))[-2:]
+        assert platform.bob.post_form("/submissions", f"/admin/run-requests/{first}", {"action": "approve", "endpoint": "requested"}).status_code == 403
+        approved = platform.admin.post_form("/admin", f"/admin/run-requests/{first}", {"action": "approve", "endpoint": "requested"})
+        assert approved.status_code == 303
+        sid = int(approved.headers["location"].rsplit("/", 1)[1])
+        body = wait_status(api, sid, platform.tokens["bob"])  # Bob's own submission
+        assert body["status"] == "done" and body["model"] == "Bob's big model" and body["summary"]["metrics"]["average"] == 1.0
+        assert platform.admin.post_form("/admin", f"/admin/run-requests/{second}", {"action": "decline"}).status_code == 303
+        assert platform.admin.post_form("/admin", f"/admin/run-requests/{second}", {"action": "decline"}).status_code == 409
+    assert api.post(f"/api/submissions/{sid}/leaderboard", headers=platform.api("bob"), json={"public": True}).status_code == 200
+    row = next(r for r in api.get("/api/benchmarks/mf/leaderboard").json() if r["submission"] == str(sid))
+    assert row["verified"] == "yes"
+    mine = platform.bob.get("/submissions").text
+    assert f'<a href="/submissions/{sid}">approved</a>' in mine and "declined" in mine

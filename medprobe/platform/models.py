@@ -167,6 +167,24 @@ class Submission(Base):
         "stored_answers", "answers_jsonl", creator=lambda text: SubmissionAnswers(answers_jsonl=text))
 
 
+class RunRequest(Base):
+    """A participant's request that the platform run a model on a benchmark. The participant names the
+    model in words only; an admin approves it by choosing one of the registered endpoints (so the server
+    never asks an address a participant chose), or declines it: pending -> approved | declined."""
+
+    __tablename__ = "run_requests"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmarks.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    model_name: Mapped[str] = mapped_column(String(200))
+    note: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"), default=None)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    benchmark: Mapped[Benchmark] = relationship()
+    user: Mapped[User] = relationship()
+
+
 class ResultFile(Base):
     """A file of a scored submission's run directory. ``private`` files (per-item scores, which
     together with one's own answers reveal the gold) are kept for the server's own statistics."""

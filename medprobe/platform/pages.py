@@ -37,7 +37,7 @@ from medprobe.platform.auth import (
     start_session,
 )
 from medprobe.platform.benchmarks import BenchmarkSpec, describe, publish, publish_profile
-from medprobe.platform.models import ApiToken, Benchmark, Endpoint, Submission, User
+from medprobe.platform.models import ApiToken, Benchmark, Endpoint, RunRequest, Submission, User
 from medprobe.platform.profiles import MIN_ASPECT_POINTS, aggregates_only, model_profiles
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.shuffle import INFERABLE
@@ -47,9 +47,11 @@ from medprobe.platform.submissions import (
     ModelInfo,
     Refused,
     benchmark_or_404,
+    decide_request,
     delete_submission,
     listed_benchmarks,
     public_files,
+    request_run,
     start_run,
     submit,
 )
@@ -250,6 +252,15 @@ async def upload_page(request: Request, slug: str, session: DB, user: Who) -> Re
     return see_other(f"/submissions/{submission.id}")
 
 
+@router.post("/benchmarks/{slug}/run-requests")
+async def ask_for_run(request: Request, slug: str, session: DB, user: Who) -> Response:
+    """A participant asks the platform to run a model (named in words; an admin picks the endpoint)."""
+    user = login_required(user)
+    form = await form_data(request)
+    request_run(session, user, benchmark_or_404(session, slug, user), str(form.get("model", "")), str(form.get("note", "")))
+    return see_other("/submissions#requests")
+
+
 @router.get("/benchmarks/{slug}/leaderboard", response_class=HTMLResponse)
 def leaderboard_page(request: Request, slug: str, session: DB, user: Who, sort: Annotated[str, Query(max_length=80)] = "",
                      order: Literal["asc", "desc"] = "asc", q: Annotated[str, Query(max_length=200)] = "",
@@ -284,7 +295,8 @@ def submissions_page(request: Request, session: DB, user: Who) -> Response:
     query = select(Submission).where(Submission.status != DELETED).order_by(Submission.id.desc())
     if not user.is_admin:
         query = query.where(Submission.user_id == user.id)
-    return render(request, "submissions.html", user, submissions=list(session.scalars(query)))
+    requests = select(RunRequest).where(RunRequest.user_id == user.id).order_by(RunRequest.id.desc())
+    return render(request, "submissions.html", user, submissions=list(session.scalars(query)), requests=list(session.scalars(requests)))
 
 
 @router.get("/submissions/{submission_id}", response_class=HTMLResponse)
@@ -366,7 +378,20 @@ def admin_page(request: Request, session: DB, user: Who) -> Response:
                   users=list(session.scalars(select(User).order_by(User.id))),
                   submissions=list(session.scalars(select(Submission).where(Submission.status != DELETED)
                                                    .order_by(Submission.id.desc()).limit(ADMIN_SUBMISSIONS))),
-                  shown=ADMIN_SUBMISSIONS)
+                  shown=ADMIN_SUBMISSIONS,
+                  requests=list(session.scalars(select(RunRequest).where(RunRequest.status == "pending").order_by(RunRequest.id))))
+
+
+@router.post("/admin/run-requests/{request_id}")
+async def admin_decide(request: Request, request_id: RowId, session: DB, user: Who) -> Response:
+    """Approve a participant's run request with one of the registered endpoints, or decline it."""
+    user = admin_required(user)
+    form = await form_data(request)
+    found = session.get(RunRequest, request_id)
+    if found is None:
+        raise Refused(404, f"no run request {request_id}")
+    decide_request(session, request.app.state.jobs, user, found, str(form.get("endpoint", "")) if form.get("action") == "approve" else None)
+    return see_other(f"/submissions/{found.submission_id}" if found.submission_id else "/admin#requests")
 
 
 @router.post("/admin/submissions/{submission_id}/hidden")

@@ -24,6 +24,7 @@ from medprobe.platform.models import (
     Benchmark,
     Endpoint,
     ResultFile,
+    RunRequest,
     Submission,
     SubmissionAnswers,
     User,
@@ -174,21 +175,57 @@ def submit(
     return submission
 
 
-def start_run(session: Session, jobs: Any, admin: User, benchmark: Benchmark, endpoint_name: str, model_name: str) -> Submission:
-    """An admin's run of a benchmark against a registered endpoint (see ``runforme``)."""
-    if "points" in benchmark.build_info:  # runforme rebuilds the probes from the spec, which holds no shared points
+def start_run(session: Session, jobs: Any, admin: User, benchmark: Benchmark, endpoint_name: str, model_name: str,
+              owner: User | None = None) -> Submission:
+    """An admin's run of a benchmark against a registered endpoint (see ``runforme``); the submission is
+    the admin's, or ``owner``'s when it answers a participant's request."""
+    if "points" in benchmark.build_info:
         raise Refused(422, "a knowledge profile's benchmark cannot be run for you; upload answers to its probe pack instead")
     endpoint = session.scalar(select(Endpoint).where(Endpoint.name == endpoint_name))
     if endpoint is None:
         raise Refused(404, f"no endpoint '{endpoint_name[:80]}'")
     model_name, _ = _names(model_name or endpoint.name, "", "chat", Limits())
     stamp = hashlib.sha256(f"{endpoint.id}:{datetime.now(UTC).isoformat()}".encode()).hexdigest()
-    submission = Submission(benchmark_id=benchmark.id, user_id=admin.id, model_name=model_name, organisation=admin.organisation,
+    owner = owner or admin
+    submission = Submission(benchmark_id=benchmark.id, user_id=owner.id, model_name=model_name, organisation=owner.organisation,
                             source=f"endpoint:{endpoint.id}", answers_jsonl="", answers_sha256=stamp)
     session.add(submission)
     session.commit()
     jobs.run(submission.id)
     return submission
+
+
+#: requests one participant may have waiting at once
+PENDING_REQUESTS = 5
+
+
+def request_run(session: Session, user: User, benchmark: Benchmark, model_name: str, note: str) -> RunRequest:
+    """A participant asks for a run; nothing is contacted until an admin approves it with an endpoint."""
+    model_name, _ = _names(model_name, "", "chat", Limits())
+    note = note.strip()
+    if len(note) > 2000:
+        raise Refused(422, "the note has more than 2000 characters")
+    printable(note.replace("\n", " ").replace("\r", " "), "note")
+    pending = session.scalars(select(RunRequest.id).where(RunRequest.user_id == user.id, RunRequest.status == "pending")).all()
+    if len(pending) >= PENDING_REQUESTS:
+        raise Refused(429, f"at most {PENDING_REQUESTS} requests may wait at once; wait for an admin to answer them")
+    found = RunRequest(benchmark_id=benchmark.id, user_id=user.id, model_name=model_name, note=note)
+    session.add(found)
+    session.commit()
+    return found
+
+
+def decide_request(session: Session, jobs: Any, admin: User, request: RunRequest, endpoint_name: str | None) -> None:
+    """Approve a pending request with a registered endpoint (the run is the requester's submission), or decline it (None)."""
+    if request.status != "pending":
+        raise Refused(409, f"request {request.id} was {request.status} already")
+    if endpoint_name is None:
+        request.status = "declined"
+        session.commit()
+        return
+    submission = start_run(session, jobs, admin, request.benchmark, endpoint_name, request.model_name, owner=request.user)
+    request.status, request.submission_id = "approved", submission.id
+    session.commit()
 
 
 def view(submission: Submission) -> dict[str, Any]:
