@@ -25,6 +25,7 @@ from medprobe.platform.leaderboard import PAGE_ROWS, browse, safe_cell
 from medprobe.platform.shuffle import LETTER_KINDS, shuffle_options
 from medprobe.platform.worker import Jobs, migrate_queue
 from medprobe.records import Probe
+from medprobe.report.svg import radar
 from tests.platform_helpers import free_port
 
 PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"}
@@ -241,3 +242,11 @@ def test_medprobe_answer_answers_a_pack_ready_for_upload(db: tuple[str, str], tm
     (tmp_path / "pack.csv").write_text(pack_csv(benchmark), encoding="utf-8")
     refused = CliRunner().invoke(cli, ["answer", str(tmp_path / "pack.csv"), "--model", "random", "-o", str(out)])
     assert refused.exit_code != 0 and "JSONL pack" in refused.output
+
+
+def test_a_radar_of_two_types_draws_both_series() -> None:
+    """SDAK's chart with two knowledge types drew its two series as one line; now as grouped bars."""
+    two = radar(["disease-symptom", "disease-drug"], [("FactAcc", [0.8, 0.4]), ("IFR", [0.1, 0.3])], "two types")
+    assert "<polygon" not in two and two.count('fill="#337ab7"') == 3 and two.count('fill="#d9534f"') == 3  # two bars and a legend each
+    assert all(f">{v:.2f}<" in two for v in (0.8, 0.4, 0.1, 0.3))
+    assert radar(["a", "b", "c"], [("x", [0.1, 0.2, 0.3])], "three").count("<polygon") == 5  # four rings and the series
