@@ -5,6 +5,7 @@ into the leaderboard and find the row there; then the overview of every benchmar
 leaderboard, a password change, and an admin hiding the submission. A screenshot (PNG) of each
 page goes to the folder the test prints ($MEDPROBE_SCREENSHOTS, else a temporary one).
 
+It runs on SQLite and on a throwaway PostgreSQL cluster, with screenshots in a folder per database.
 ``serve`` runs without its own worker (``--workers 0``) and the test starts ``medprobe worker``
 once the page shows "queued", so the status change is seen on the page itself, reloading on its
 own, whatever the machine's speed.
@@ -24,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.platform_helpers import Worker, free_port
+from tests.platform_helpers import Worker, free_port, postgres_cluster
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is missing; `scripts/setup.sh dev` installs it")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -36,9 +37,15 @@ WAIT_MS = 120_000
 
 
 @contextlib.contextmanager
-def live_server(folder: Path) -> Iterator[tuple[str, str]]:
-    """``medprobe serve`` on a free loopback port with a fresh SQLite file; yields (address, database URL)."""
-    db, port = f"sqlite:///{folder / 'platform.sqlite'}", free_port()
+def live_server(folder: Path, database: str) -> Iterator[tuple[str, str]]:
+    """``medprobe serve`` on a free loopback port with a fresh database (a SQLite file, or a throwaway
+    PostgreSQL cluster); yields (address, database URL)."""
+    with postgres_cluster() if database == "postgresql" else contextlib.nullcontext(f"sqlite:///{folder / 'platform.sqlite'}") as db:
+        yield from _serve(folder, db)
+
+
+def _serve(folder: Path, db: str) -> Iterator[tuple[str, str]]:
+    port = free_port()
     log = (folder / "serve.log").open("w")
     env = {**os.environ, "MEDPROBE_ADMIN_PASSWORD": "admin password"}
     proc = subprocess.Popen([sys.executable, "-m", "medprobe", "serve", "--db", db, "--host", "127.0.0.1", "--port", str(port),
@@ -88,9 +95,12 @@ def browser():  # type: ignore[no-untyped-def]
         chromium.close()
 
 
-def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path, database: str) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect
-    with live_server(tmp_path) as (base, db):
+    shots = shots / database
+    shots.mkdir(exist_ok=True)
+    with live_server(tmp_path, database) as (base, db):
         page = browser.new_context(base_url=base, accept_downloads=True, viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(30_000)
 
