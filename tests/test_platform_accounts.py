@@ -5,13 +5,14 @@ framing, API docs that work offline."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from typer.testing import CliRunner
 
 from medprobe.cli import app as cli
 from medprobe.platform.app import Settings, create_app
-from medprobe.platform.auth import create_user
+from medprobe.platform.auth import Throttle, create_user
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.submissions import Limits
 from tests.platform_helpers import Browser
@@ -113,3 +114,20 @@ def test_api_docs_load_nothing_from_other_sites(site) -> None:  # type: ignore[n
         reply = client.get(asset)
         assert reply.status_code == 200 and len(reply.content) > 100, asset
     assert "SwaggerUIBundle" in client.get("/api/docs/assets/swagger-ui-bundle.js").text
+
+
+def test_the_throttle_forgets_stale_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    throttle = Throttle(2, 60)
+    throttle.record("a")
+    throttle.record("a")
+    assert throttle.retry_after("a", "b") == 60 and throttle.retry_after("b") == 0
+    clock[0] += 61
+    assert throttle.retry_after("a") == 0
+    monkeypatch.setattr(Throttle, "SWEEP_AT", 3)
+    for key in ("b", "c"):
+        throttle.record(key)
+    clock[0] += 61
+    throttle.record("d")  # three keys held, all stale: swept before "d" is kept
+    assert set(throttle.events) == {"d"}

@@ -123,24 +123,35 @@ class Throttle:
     """At most ``limit`` events per key within ``window`` seconds (failed log-ins per e-mail and per
     address, sign-ups per address). Kept in the web process's memory: ``medprobe serve`` runs one."""
 
+    #: keys kept before the stale ones are swept out (many e-mails tried once must not fill the memory)
+    SWEEP_AT = 10_000
+
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
         self.events: dict[str, deque[float]] = defaultdict(deque)
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        events = self.events.get(key, deque())
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        return events
 
     def retry_after(self, *keys: str) -> int:
         """Seconds until another event is allowed for every key (0: now)."""
         now, wait = time.monotonic(), 0.0
         for key in keys:
-            events = self.events[key]
-            while events and events[0] <= now - self.window:
-                events.popleft()
+            events = self._recent(key, now)
             if len(events) >= self.limit:
                 wait = max(wait, events[0] + self.window - now)
         return math.ceil(wait)
 
     def record(self, *keys: str) -> None:
+        now = time.monotonic()
+        if len(self.events) >= self.SWEEP_AT:
+            for key in [k for k in self.events if not self._recent(k, now)]:
+                del self.events[key]
         for key in keys:
-            self.events[key].append(time.monotonic())
+            self.events[key].append(now)
 
     def forget(self, key: str) -> None:
         self.events.pop(key, None)
