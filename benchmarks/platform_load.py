@@ -6,8 +6,10 @@ points, 7,155 probes) where that folder exists, else the same number of probes f
 English knowledge base. Users, tokens and the benchmark are made in the database first; then
 ``medprobe serve`` (uvicorn and its worker processes) starts on a loopback port, every participant
 uploads a complete set of answers (random, in each probe's shape) at once, and a reader fetches
-pages and API answers round-robin until every submission is scored. Optionally a worker is killed
-(SIGKILL) during scoring: serve restarts it and the queue hands its job back.
+pages and API answers round-robin until every submission is scored. The pages include a model's knowledge
+profile (a profile of 20 points on builtin:en is published and answered by the reader, publicly, before
+the uploads) and the overview of every leaderboard. Optionally a worker is killed (SIGKILL) during
+scoring: serve restarts it and the queue hands its job back.
 
 Prints: upload latency; page latency p50/p95 while scoring runs (per page and overall); scoring
 throughput (submissions and answers per second, seconds per submission); submissions lost (sent
@@ -44,7 +46,7 @@ import httpx  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from medprobe.platform.auth import create_user, new_token  # noqa: E402
-from medprobe.platform.benchmarks import BenchmarkSpec, publish  # noqa: E402
+from medprobe.platform.benchmarks import BenchmarkSpec, publish, publish_profile  # noqa: E402
 from medprobe.platform.db import make_engine, sessions  # noqa: E402
 from medprobe.platform.models import Submission  # noqa: E402
 from medprobe.platform.serve import prepare  # noqa: E402
@@ -53,6 +55,8 @@ from tests.platform_helpers import free_port, postgres_cluster  # noqa: E402
 RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "multifaceteval" / "medqa"
 RELEASE_PROBES = 7155
 SLUG = "full"
+#: the knowledge profile in the page mix: its benchmarks' prefix, its points, and the model answering it
+PROFILE, PROFILE_POINTS, PROFILED = "prof", 20, "profiled"
 
 
 def spec() -> BenchmarkSpec:
@@ -63,9 +67,9 @@ def spec() -> BenchmarkSpec:
                          include_unmeasured=True)  # release-sized: more points than the measured cells hold
 
 
-def setup(url: str, participants: int) -> tuple[list[dict[str, Any]], str, list[str]]:
-    """Schema, the benchmark, an admin and one participant per submission (each with a token);
-    returns the pack, the admin's token and the participants' tokens."""
+def setup(url: str, participants: int) -> tuple[list[dict[str, Any]], str, list[str], dict[str, list[dict[str, Any]]]]:
+    """Schema, the benchmark, a knowledge profile, an admin and one participant per submission (each with a
+    token); returns the pack, the admin's token, the participants' tokens and the profile's packs by slug."""
     prepare(url)
     with sessions(make_engine(url))() as session:
         admin = new_token(session, create_user(session, "admin@localhost", "Admin", "admin password", admin=True), "bench")
@@ -74,9 +78,11 @@ def setup(url: str, participants: int) -> tuple[list[dict[str, Any]], str, list[
         print(f"published '{benchmark.title}': {benchmark.probes} probes, pack {len(benchmark.pack_jsonl) / 1e6:.1f} MB "
               f"({time.perf_counter() - started:.1f} s)")
         pack = [json.loads(line) for line in benchmark.pack_jsonl.splitlines()]
+        profile = {b.slug: [json.loads(line) for line in b.pack_jsonl.splitlines()]
+                   for b in publish_profile(session, PROFILE, "builtin:en", PROFILE_POINTS, 0, None, include_unmeasured=True)}
         tokens = [new_token(session, create_user(session, f"p{i}@example.org", f"P{i}", "a long password", f"Lab {i}"), "bench")
                   for i in range(participants)]
-    return pack, admin, tokens
+    return pack, admin, tokens, profile
 
 
 def answers(pack: list[dict[str, Any]], seed: int) -> bytes:
@@ -129,7 +135,8 @@ def upload(base: str, token: str, data: bytes, i: int) -> tuple[int, float, int 
 
 def read_pages(base: str, token: str, stop: threading.Event) -> list[tuple[float, str, float]]:
     """Fetch pages and API answers round-robin until ``stop``: (when, page, seconds) per request."""
-    pages = ["/", f"/benchmarks/{SLUG}", f"/benchmarks/{SLUG}/leaderboard", f"/api/benchmarks/{SLUG}", "/api/submissions", "/login"]
+    pages = ["/", f"/benchmarks/{SLUG}", f"/benchmarks/{SLUG}/leaderboard", f"/api/benchmarks/{SLUG}", "/api/submissions", "/login",
+             f"/models/{PROFILED}", "/leaderboard"]
     seen: list[tuple[float, str, float]] = []
     with httpx.Client(base_url=base, headers={"authorization": f"Bearer {token}"}, timeout=120) as client:
         while not stop.is_set():
@@ -140,6 +147,23 @@ def read_pages(base: str, token: str, stop: threading.Event) -> list[tuple[float
                     raise SystemExit(f"GET {page}: {reply.status_code} {reply.text[:200]}")
                 seen.append((started, page, time.perf_counter() - started))
     return seen
+
+
+def answer_profile(base: str, token: str, packs: dict[str, list[dict[str, Any]]], admin: str, timeout: float) -> None:
+    """The reader answers the profile's four benchmarks (public) and waits until they are scored, so the
+    model page has a profile to show (computed at its first view, then stored)."""
+    ids = set()
+    for seed, (slug, pack) in enumerate(packs.items()):
+        reply = httpx.post(f"{base}/api/benchmarks/{slug}/submissions", headers={"authorization": f"Bearer {token}"},
+                           files={"file": ("answers.jsonl", answers(pack, seed))}, data={"model": PROFILED, "public": "true"}, timeout=600)
+        if reply.status_code != 201:
+            raise SystemExit(f"profile upload to {slug}: {reply.status_code} {reply.text[:200]}")
+        ids.add(reply.json()["id"])
+    deadline = time.monotonic() + timeout
+    while any(s["status"] not in ("done", "failed") for s in all_submissions(base, admin) if s["id"] in ids):
+        if time.monotonic() > deadline:
+            raise SystemExit("the profile's submissions were not scored in time")
+        time.sleep(0.25)
 
 
 def all_submissions(base: str, admin: str) -> list[dict[str, Any]]:
@@ -185,7 +209,7 @@ def main() -> None:
 
 
 def run(url: str, args: argparse.Namespace) -> None:
-    pack, admin, tokens = setup(url, args.submissions + 1)
+    pack, admin, tokens, profile = setup(url, args.submissions + 1)
     reader = tokens.pop()
     expected = sum(row["samples"] for row in pack)
     bodies = [answers(pack, seed) for seed in range(args.submissions)]
@@ -193,6 +217,7 @@ def run(url: str, args: argparse.Namespace) -> None:
           f"uploads at once, {args.workers} worker(s), database {url.split(':')[0]}")
     killed = None
     with live_server(url, args.workers) as (base, serve), ThreadPoolExecutor(1) as background:
+        answer_profile(base, reader, profile, admin, args.timeout)
         stop = threading.Event()
         pages = background.submit(read_pages, base, reader, stop)
         time.sleep(2)  # a few idle requests first, for scale

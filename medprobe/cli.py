@@ -810,20 +810,45 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     workers: Annotated[int, typer.Option(min=0, help="scoring worker processes (0: none, run `medprobe worker` yourself)")] = 1,
     include_unmeasured: Annotated[bool, typer.Option("--include-unmeasured", help="the demo benchmark made on first start: " + UNMEASURED_HELP)] = False,
+    reset_password: Annotated[str | None, typer.Option("--reset-password", metavar="EMAIL",
+                                                       help="give this account a new password, print it and exit (no server)")] = None,
 ) -> None:
     """The evaluation platform: publish probe packs, take submissions, score them, show leaderboards."""
     platform_extra()
-    from medprobe.platform.serve import default_db
-    from medprobe.platform.serve import serve as run_server
+    from medprobe.platform import serve as platform
 
-    run_server(db or default_db(), host, port, workers, include_unmeasured=include_unmeasured)
+    if reset_password is not None:
+        print(f"new password for {reset_password.strip().lower()}: {platform.reset_password(db or platform.default_db(), reset_password)}")
+        return
+    platform.serve(db or platform.default_db(), host, port, workers, include_unmeasured=include_unmeasured)
+
+
+@app.command()
+@user_errors
+def answer(
+    pack: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="a probe pack (pack.jsonl from a benchmark's page)")],
+    model: Annotated[str, typer.Option(help="the model to ask, as for `run` (openai:MODEL@URL, llamacpp:…, random)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="answers file to write (JSONL); run again, it asks only what is missing")],
+    option: Annotated[list[str], typer.Option("-O", help="backend option key=value, as for `run` (concurrency, timeout, key_env…)")] = [],  # noqa: B006
+    prompt_style: Annotated[str, typer.Option(help="chat (messages) or completion (plain text)")] = "chat",
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="do not use the response cache")] = False,
+) -> None:
+    """Answer a downloaded probe pack with a model, ready for the upload form or `medprobe submit`."""
+    from medprobe.platform.answer import answer_pack
+
+    if prompt_style not in ("chat", "completion"):
+        raise MedprobeError(f"unknown prompt style '{prompt_style}'", field="--prompt-style", hint="chat or completion")
+    stats = answer_pack(pack, model, out, model_options=parse_options(option), style=prompt_style,  # type: ignore[arg-type]
+                        use_cache=not no_cache)
+    print(f"{out}: {stats.total - stats.errors} of {stats.total} answered ({stats.resumed} already, {stats.from_cache} from the cache, "
+          f"{stats.sent} asked, {stats.errors} failed{'; run again to retry them' if stats.errors else ''})")
 
 
 def platform_extra() -> None:
     """The server's packages come with the `platform` extra; say so instead of an ImportError."""
     import importlib.util
 
-    missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos") if importlib.util.find_spec(name) is None]
+    missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos", "swagger_ui_bundle") if importlib.util.find_spec(name) is None]
     if missing:
         raise MedprobeError(f"the platform needs {', '.join(missing)}", hint="scripts/setup.sh platform (or pip install -e '.[platform]')")
 

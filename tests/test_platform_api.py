@@ -26,13 +26,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from medprobe.methods import ProbeSet
 from medprobe.mock_server import MockOpenAI, serve_in_thread
+from medprobe.platform import profiles
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_ids, probes_of, public_id, publish
 from medprobe.platform.db import make_engine, migrate, sessions
-from medprobe.platform.models import Benchmark, Submission
+from medprobe.platform.models import Benchmark, ResultFile, Submission
 from medprobe.platform.submissions import Limits
 from medprobe.platform.worker import Jobs, migrate_queue
+from medprobe.profile.analysis import build_profile
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import points_record
 from medprobe.records import GenerationParams
@@ -165,6 +167,20 @@ def test_results_page_shows_report_and_charts(platform: Platform, scored: dict[s
     assert '<img alt="tiers.svg" src="/api/submissions/' in page and "<table>" in page
     svg = platform.alice.client.get(f"/api/submissions/{scored['md']}/files/tiers.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.startswith("<svg")
+    for slug in ("md", "sd", "mf"):  # every image and link of a report opens (none points at /submissions/NAME)
+        report = platform.alice.get(f"/submissions/{scored[slug]}").text.split('<div id="report">')[1]
+        targets = re.findall(r'(?:src|href)="([^"]+)"', report)
+        assert all(t.startswith(("/api/submissions/", "http")) for t in targets), (slug, targets)
+        assert all(platform.alice.client.get(t).status_code == 200 for t in targets if t.startswith("/")), (slug, targets)
+    assert "accr_sample.csv</a>" not in platform.alice.get(f"/submissions/{scored['sd']}").text
+
+
+def test_header_and_submission_line_read_well(platform: Platform, scored: dict[str, int]) -> None:
+    header = platform.admin.get("/").text.split("<header>")[1].split("</header>")[0]
+    assert re.sub(r"<[^>]+>|\s+", " ", header).count("Admin Admin") == 0 and "Account · Admin" in header
+    bob = upload(platform, "bob", "md", answers_for(platform, "md", 3), model="no organisation")
+    assert bob.status_code == 201
+    assert "· ·" not in platform.bob.get(f"/submissions/{bob.json()['id']}").text
 
 
 def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platform, scored: dict[str, int]) -> None:
@@ -178,7 +194,7 @@ def test_leaderboard_is_opt_in_with_intervals_and_comparability(platform: Platfo
     assert re.fullmatch(r"not measured|\d+\.\d% \[\d+\.\d–\d+\.\d\]", row["item error"]), row["item error"]
     assert api.get("/api/benchmarks/md/leaderboard").json() == []  # not opted in
     csv_text = api.get("/api/benchmarks/mf/leaderboard.csv").text
-    assert csv_text.splitlines()[0].startswith("rank,model,organisation,date")
+    assert csv_text.splitlines()[0].startswith("rank,model,organisation,size,licence,link,verified,date")
     assert "'<script>" not in csv_text  # a name starting with '<' is no formula; kept as it is
     reply = api.post(f"/api/submissions/{scored['md']}/leaderboard", json={"public": True}, headers=platform.api("alice"))
     assert reply.status_code == 200 and reply.json()["public"] is True
@@ -254,8 +270,10 @@ def test_duplicate_submission_and_rate_limit(platform: Platform, scored: dict[st
     carol = Browser(platform.app)
     carol.signup("carol@example.org", "Carol")
     platform.tokens["carol"] = carol.new_token()
-    statuses = [upload(platform, "carol", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}").status_code for i in range(LIMITS.submissions_per_hour + 1)]
+    replies = [upload(platform, "carol", "sd", answers_for(platform, "sd", 100 + i, keep=0.9), model=f"b{i}") for i in range(LIMITS.submissions_per_hour + 1)]
+    statuses = [reply.status_code for reply in replies]
     assert statuses[:LIMITS.submissions_per_hour] == [201] * LIMITS.submissions_per_hour and statuses[-1] == 429
+    assert 3000 < int(replies[-1].headers["retry-after"]) <= 3601
 
 
 def test_names_are_escaped_on_every_page(platform: Platform, scored: dict[str, int]) -> None:
@@ -266,6 +284,11 @@ def test_names_are_escaped_on_every_page(platform: Platform, scored: dict[str, i
         assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in who.get(f"/submissions/{scored['mf']}").text
     with platform.sessions() as session:  # the SQL text was stored as text, nothing ran
         assert session.scalar(select(Submission.model_name).where(Submission.id == scored["mf"])) == NASTY
+    # a name that displays as another (right-to-left override) or holds control characters is refused
+    for name in ("my-model\u202egnp.exe", "model\x1b[31m", "model\u2066x"):
+        reply = upload(platform, "bob", "mf", answers_for(platform, "mf", 5), model=name)
+        assert reply.status_code == 422 and "invisible character" in reply.json()["error"], name
+    assert upload(platform, "bob", "mf", answers_for(platform, "mf", 5), model="m", organisation="lab\u202e").status_code == 422
 
 
 def test_path_traversal_in_downloads(platform: Platform, scored: dict[str, int]) -> None:
@@ -359,6 +382,11 @@ def test_run_for_me_asks_an_admins_endpoint_and_scores_the_answers(platform: Pla
         name: (1.0, 0.0) for name in ("comparison", "rectification", "discrimination", "verification")}
     assert metrics["average"] == 1.0 and metrics["mastery"]["with_negation"] == [1.0] * 4
     assert body["headline"]["intervals"][0]["value"] == 1.0
+    # the platform asked the model itself: its row is marked verified, an uploaded one is not
+    assert api.post(f"/api/submissions/{body['id']}/leaderboard", headers=platform.api("admin"), json={"public": True}).status_code == 200
+    marks = {row["model"]: row["verified"] for row in api.get("/api/benchmarks/mf/leaderboard").json()}
+    assert marks["Perfect 1B"] == "yes" and set(marks.values()) == {"yes", "no"}
+    assert '<span class="badge">verified</span></td>' in platform.bob.get("/benchmarks/mf/leaderboard").text
 
 
 def test_worker_killed_while_scoring_loses_nothing(platform: Platform) -> None:
@@ -471,7 +499,10 @@ def _oracle_answers(benchmark: Benchmark, known: set[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path) -> None:
+def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: Platform, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    built = []
+    monkeypatch.setattr(profiles, "build_profile", lambda joined: built.append(1) or build_profile(joined))
     kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
     bad_seed = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "pf", "data": str(kb), "seed": "-1", "size": "6"})
     assert bad_seed.status_code == 422 and "seed" in bad_seed.text
@@ -505,8 +536,187 @@ def test_model_page_joins_submissions_on_shared_points_into_a_profile(platform: 
     assert CANARY not in html and "scores.jsonl" not in html
     # private submissions: their owner (and admins) see the profile, others do not
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").status_code == 404
-    assert platform.admin.get("/models/oracle%20%3Cmcq%3E").status_code == 200
+    main = re.compile(r"<main>.*</main>", re.S)
+    again = carol.get("/models/oracle%20%3Cmcq%3E").text
+    assert len(built) == 1 and main.search(again).group(0) == main.search(html).group(0)  # stored, not recomputed
+    admin_page = platform.admin.get("/models/oracle%20%3Cmcq%3E")
+    assert admin_page.status_code == 200 and "<h3>Diseases</h3>" in admin_page.text and "<h3>Diseases</h3>" not in html
     for sid in submitted:
         assert platform.app_client.post(f"/api/submissions/{sid}/leaderboard", headers=token, json={"public": True}).status_code == 200
     assert platform.bob.get("/models/oracle%20%3Cmcq%3E").text.count(f"<td>{share}</td>") == 4
+    assert Browser(platform.app).get("/models/oracle%20%3Cmcq%3E").status_code == 200 and len(built) == 1  # anonymous: the stored one
     assert platform.app_client.post("/api/benchmarks/pf-sdak/runs", headers=platform.api("admin"), json={"endpoint": "any"}).status_code == 422
+
+
+def _tables(html: str) -> list[list[list[str]]]:
+    """Every table of a page as rows of cell texts (header row first)."""
+    found = []
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        rows = [[re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd]>(.*?)</t[hd]>", row, re.S)]
+                for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+        found.append([row for row in rows if row])
+    return found
+
+
+def _mcq_cells(html: str) -> dict[tuple[str, ...], str]:
+    """What a participant's model page says of the MultiCogEval MCQ way per row that names a point or an
+    aspect: ("disease", disease, aspect) or ("aspect", aspect, number of points) -> "✓…" (known) or another cell."""
+    mcq = "MultiCogEval low"
+    cells = {}
+    for table in _tables(html):
+        header = table[0]
+        column = next((i for i, h in enumerate(header) if h.startswith(mcq)), None)
+        for row in table[1:]:
+            if len(row) != len(header):
+                continue
+            if header[:2] == ["disease", "aspect"] and column is not None:
+                cells[("disease", row[0], row[1])] = row[column]
+            elif header[:2] == ["aspect", "points"] and column is not None:
+                cells[("aspect", row[0], row[1])] = row[column]
+            elif header[:4] == ["known", "not known", "disease", "aspect"] and mcq in row[0] + row[1]:
+                cells[("disease", row[2], row[3])] = "✓" if row[0].startswith(mcq) else "✗"
+    return cells
+
+
+def test_three_uploads_and_the_model_page_reveal_no_gold(platform: Platform, tmp_path: Path) -> None:
+    """The attack: answer every MultiCogEval MCQ with A, then B, then C, reading one's own model page
+    after each. A row whose MCQ cell reads 'known' under exactly one letter, and that covers one knowledge
+    point (a disease's aspect, or an aspect of one point), gives that point's gold: none may."""
+    kb = write_tiny_kb(tmp_path / "kb.jsonl", n=48)
+    reply = platform.admin.post_form("/admin", "/admin/profile-benchmarks", {"prefix": "atk", "data": str(kb), "seed": "3", "size": "6"})
+    assert reply.status_code == 303, reply.text
+    eve = Browser(platform.app)
+    eve.signup("attacker@example.org", "Eve")
+    token = eve.new_token()
+    headers = {"authorization": f"Bearer {token}"}
+
+    def send(slug: str, text: str) -> None:
+        with platform.sessions() as session:
+            benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == slug))
+            data = "".join(json.dumps({"probe_id": i, "text": text}) + "\n" for i in pack_ids(benchmark)).encode()
+        reply = platform.app_client.post(f"/api/benchmarks/{slug}/submissions", headers=headers,
+                                         files={"file": ("answers.jsonl", data)}, data={"model": "eve-model"})
+        assert reply.status_code == 201, reply.text
+        assert wait_status(platform.app_client, reply.json()["id"], token)["status"] == "done"
+
+    send("atk-multifacet", "A")
+    seen: dict[str, dict[tuple[str, ...], str]] = {}
+    for letter in "ABC":
+        send("atk-multicog", letter)
+        page = eve.get("/models/eve-model")
+        assert page.status_code == 200, page.text
+        seen[letter] = _mcq_cells(page.text)
+
+    def known(cell: str) -> bool:
+        return cell.startswith(("✓", "100"))
+
+    with platform.sessions() as session:
+        benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == "atk-multicog"))
+        mcqs = [p for p in probes_of(benchmark) if p.facet == "MCQ"]
+    inferred = {}
+    for key in set().union(*seen.values()):
+        letters = [letter for letter in "ABC" if known(seen[letter].get(key, ""))]
+        if (key[0] == "disease" or key[2] == "1") and len(letters) <= 1:
+            inferred[key] = letters[0] if letters else "D"
+    right = sum(any(p.gold == letter and key[1] in p.prompt.rsplit("Question:", 1)[-1] for p in mcqs)
+                for key, letter in inferred.items())
+    assert not inferred, f"three uploads and the model page gave {len(inferred)} golds away ({right} of them right): {inferred}"
+
+
+def test_admin_moderation_hides_deletes_and_unpublishes(platform: Platform, scored: dict[str, int]) -> None:
+    api, mf = platform.app_client, scored["mf"]
+    page = platform.admin.get("/admin").text
+    assert all(part in page for part in ('id="users"', "alice@example.org", f'href="/submissions/{mf}"', 'id="benchmarks"'))
+
+    def board() -> list[str]:
+        return [row["submission"] for row in api.get("/api/benchmarks/mf/leaderboard").json()]
+
+    assert platform.bob.post_form("/login", f"/admin/submissions/{mf}/hidden", {"hidden": "on"}).status_code == 403
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{mf}/hidden", {"hidden": "on"}).status_code == 303
+    assert str(mf) not in board()
+    assert platform.bob.get(f"/submissions/{mf}").status_code == 404 and platform.alice.get(f"/submissions/{mf}").status_code == 200
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{mf}/hidden", {}).status_code == 303
+    assert str(mf) in board()
+
+    reply = upload(platform, "bob", "md", answers_for(platform, "md", 9), model="to delete")
+    sid = reply.json()["id"]
+    assert wait_status(api, sid, platform.tokens["bob"])["status"] == "done"
+    assert platform.bob.post_form("/login", f"/admin/submissions/{sid}/delete", {}).status_code == 403
+    assert platform.admin.post_form("/admin", f"/admin/submissions/{sid}/delete", {}).status_code == 303
+    assert platform.bob.get(f"/submissions/{sid}").status_code == 404 and platform.admin.get(f"/submissions/{sid}").status_code == 404
+    with platform.sessions() as session:
+        gone = session.get(Submission, sid)
+        assert gone.status == "deleted" and gone.stored_answers is None
+        assert not session.scalars(select(ResultFile).where(ResultFile.submission_id == sid)).all()
+    # the next submission gets a new id and is scored (SQLite would give the deleted row's id again,
+    # which the queue took for the old, finished job)
+    after = upload(platform, "bob", "md", answers_for(platform, "md", 9), model="after a deletion")
+    assert after.status_code == 201 and after.json()["id"] > sid
+    assert wait_status(api, after.json()["id"], platform.tokens["bob"], timeout=60)["status"] == "done"
+
+    assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {}).status_code == 303
+    try:
+        for url in ("/benchmarks/md", "/benchmarks/md/leaderboard", "/api/benchmarks/md", "/api/benchmarks/md/pack.jsonl"):
+            assert platform.bob.get(url).status_code == 404 and platform.admin.get(url).status_code == 200, url
+        assert "md" not in [b["slug"] for b in api.get("/api/benchmarks").json()]
+        assert 'href="/benchmarks/md"' not in platform.bob.get("/").text
+        assert upload(platform, "bob", "md", answers_for(platform, "md", 10)).status_code == 404
+    finally:
+        assert platform.admin.post_form("/admin", "/admin/benchmarks/md/published", {"published": "on"}).status_code == 303
+    assert platform.bob.get("/benchmarks/md").status_code == 200
+
+
+def test_leaderboards_people_browse(platform: Platform, scored: dict[str, int]) -> None:
+    """Model metadata at upload, sorting and filtering a benchmark's board, and the overview across benchmarks."""
+    api = platform.app_client
+    bad = upload(platform, "bob", "mf", answers_for(platform, "mf", 21), model="linked", link="javascript:alert(1)")
+    assert bad.status_code == 422 and "http" in bad.json()["error"]
+    reply = upload(platform, "bob", "mf", answers_for(platform, "mf", 21), model="Bob 7B", model_size="7B", licence="Apache-2.0",
+                   link="https://example.org/bob-7b", public="true")
+    assert reply.status_code == 201 and reply.json()["model_size"] == "7B"
+    assert wait_status(api, reply.json()["id"], platform.tokens["bob"])["status"] == "done"
+    rows = {r["model"]: r for r in api.get("/api/benchmarks/mf/leaderboard").json()}
+    assert (rows["Bob 7B"]["size"], rows["Bob 7B"]["licence"], rows["Bob 7B"]["link"]) == ("7B", "Apache-2.0", "https://example.org/bob-7b")
+    page = platform.bob.get("/benchmarks/mf/leaderboard?sort=model&order=desc").text
+    assert 'href="https://example.org/bob-7b" rel="nofollow noopener noreferrer"' in page and "model ▼" in page
+    shown = re.findall(r'<a href="/submissions/\d+">([^<]+)</a>', page)
+    assert shown == sorted(shown, key=str.lower, reverse=True) and len(shown) >= 2
+    filtered = platform.bob.get("/benchmarks/mf/leaderboard?q=apache").text
+    assert re.findall(r'<a href="/submissions/\d+">([^<]+)</a>', filtered) == ["Bob 7B"]
+    assert platform.bob.get("/benchmarks/mf/leaderboard?page=0").status_code == 422
+    overview = Browser(platform.app).get("/leaderboard").text
+    assert 'id="overview"' in overview and "Bob 7B" in overview and "<svg" in overview and ">mf</a>" in overview
+
+
+def test_a_participant_asks_for_a_run_and_an_admin_approves_it(platform: Platform) -> None:
+    """The participant names a model in words; the admin picks a registered endpoint; the run is the
+    participant's submission, verified. Nothing is contacted before the admin's approval."""
+    with platform.sessions() as session:
+        probes = probes_of(session.scalar(select(Benchmark).where(Benchmark.slug == "mf")))
+    gold = {probe.prompt: gold_reply(probe) for probe in probes}
+    mock = MockOpenAI(reply=lambda body: gold[body["messages"][-1]["content"]])
+    api = platform.app_client
+    with serve_in_thread(mock) as url:
+        assert api.post("/api/endpoints", json={"name": "requested", "model": f"openai:req@{url}"}, headers=platform.api("admin")).status_code == 201
+        for model in ("Bob's big model", "declined one"):
+            reply = platform.bob.post_form("/benchmarks/mf", "/benchmarks/mf/run-requests", {"model": model, "note": "on a hub"})
+            assert reply.status_code == 303
+        assert mock.requests == 0
+        assert "Bob&#39;s big model" in platform.bob.get("/submissions").text
+        admin_page = platform.admin.get("/admin").text
+        ids = [int(i) for i in re.findall(r'action="/admin/run-requests/(\d+)"', admin_page)]
+        assert len(set(ids)) >= 2
+        first, second = sorted(set(ids))[-2:]
+        assert platform.bob.post_form("/submissions", f"/admin/run-requests/{first}", {"action": "approve", "endpoint": "requested"}).status_code == 403
+        approved = platform.admin.post_form("/admin", f"/admin/run-requests/{first}", {"action": "approve", "endpoint": "requested"})
+        assert approved.status_code == 303
+        sid = int(approved.headers["location"].rsplit("/", 1)[1])
+        body = wait_status(api, sid, platform.tokens["bob"])  # Bob's own submission
+        assert body["status"] == "done" and body["model"] == "Bob's big model" and body["summary"]["metrics"]["average"] == 1.0
+        assert platform.admin.post_form("/admin", f"/admin/run-requests/{second}", {"action": "decline"}).status_code == 303
+        assert platform.admin.post_form("/admin", f"/admin/run-requests/{second}", {"action": "decline"}).status_code == 409
+    assert api.post(f"/api/submissions/{sid}/leaderboard", headers=platform.api("bob"), json={"public": True}).status_code == 200
+    row = next(r for r in api.get("/api/benchmarks/mf/leaderboard").json() if r["submission"] == str(sid))
+    assert row["verified"] == "yes"
+    mine = platform.bob.get("/submissions").text
+    assert f'<a href="/submissions/{sid}">approved</a>' in mine and "declined" in mine

@@ -1,9 +1,11 @@
 """The platform in a real browser: Playwright drives Debian's Chromium through a live ``medprobe
 serve`` on 127.0.0.1 — sign up, create an API token, download the probe pack, upload answers with
 the web form, watch the status turn from queued to done, see the results and their charts, opt
-into the leaderboard and find the row there. A screenshot (PNG) of each page goes to the folder
-the test prints ($MEDPROBE_SCREENSHOTS, else a temporary one).
+into the leaderboard and find the row there; then the overview of every benchmark, sorting a
+leaderboard, a password change, and an admin hiding the submission. A screenshot (PNG) of each
+page goes to the folder the test prints ($MEDPROBE_SCREENSHOTS, else a temporary one).
 
+It runs on SQLite and on a throwaway PostgreSQL cluster, with screenshots in a folder per database.
 ``serve`` runs without its own worker (``--workers 0``) and the test starts ``medprobe worker``
 once the page shows "queued", so the status change is seen on the page itself, reloading on its
 own, whatever the machine's speed.
@@ -23,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.platform_helpers import Worker, free_port
+from tests.platform_helpers import Worker, free_port, postgres_cluster
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is missing; `scripts/setup.sh dev` installs it")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -35,9 +37,15 @@ WAIT_MS = 120_000
 
 
 @contextlib.contextmanager
-def live_server(folder: Path) -> Iterator[tuple[str, str]]:
-    """``medprobe serve`` on a free loopback port with a fresh SQLite file; yields (address, database URL)."""
-    db, port = f"sqlite:///{folder / 'platform.sqlite'}", free_port()
+def live_server(folder: Path, database: str) -> Iterator[tuple[str, str]]:
+    """``medprobe serve`` on a free loopback port with a fresh database (a SQLite file, or a throwaway
+    PostgreSQL cluster); yields (address, database URL)."""
+    with postgres_cluster() if database == "postgresql" else contextlib.nullcontext(f"sqlite:///{folder / 'platform.sqlite'}") as db:
+        yield from _serve(folder, db)
+
+
+def _serve(folder: Path, db: str) -> Iterator[tuple[str, str]]:
+    port = free_port()
     log = (folder / "serve.log").open("w")
     env = {**os.environ, "MEDPROBE_ADMIN_PASSWORD": "admin password"}
     proc = subprocess.Popen([sys.executable, "-m", "medprobe", "serve", "--db", db, "--host", "127.0.0.1", "--port", str(port),
@@ -87,14 +95,20 @@ def browser():  # type: ignore[no-untyped-def]
         chromium.close()
 
 
-def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path, database: str) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect
-    with live_server(tmp_path) as (base, db):
+    shots = shots / database
+    shots.mkdir(exist_ok=True)
+    with live_server(tmp_path, database) as (base, db):
         page = browser.new_context(base_url=base, accept_downloads=True, viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(30_000)
 
+        def shot_of(on, name: str) -> None:  # type: ignore[no-untyped-def]
+            on.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
         def shot(name: str) -> None:
-            page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+            shot_of(page, name)
 
         page.goto("/")
         expect(page.locator("h1")).to_have_text("Benchmarks")
@@ -125,7 +139,7 @@ def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> Non
             page.click("#pack-jsonl")
         pack = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
         assert len(pack) == page.request.get(f"/api/benchmarks/{DEMO}").json()["probes"] == 200
-        assert all(set(row) == {"id", "facet", "language", "samples", "system", "prompt", "answer_format"} for row in pack)
+        assert all(set(row) == {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"} for row in pack)
         with page.expect_download() as download:
             page.click("#pack-csv")
         assert Path(download.value.path()).read_text().startswith("id,facet,language,samples,answer_kind")
@@ -169,6 +183,36 @@ def test_the_whole_flow_in_chromium(browser, shots: Path, tmp_path: Path) -> Non
         page.click("header >> text=My submissions")
         expect(page.locator("table")).to_contain_text("shown")
         shot("09-submissions")
+
+        page.click("header >> text=Leaderboards")
+        expect(page.locator("#overview")).to_contain_text("browser-model")
+        assert page.locator(".charts svg").count() >= 1
+        shot("10-overview")
+        page.click(f"#overview a[href='/leaderboard?sort={DEMO}']")
+        expect(page).to_have_url(f"{base}/leaderboard?sort={DEMO}")
+
+        page.goto(f"/benchmarks/{DEMO}/leaderboard")
+        page.click("#leaderboard th a:text-is('model')")
+        expect(page.locator("#leaderboard th", has_text="model ▲")).to_have_count(1)
+
+        page.goto("/account")
+        page.fill("input[name=current]", "a long enough password")
+        page.fill("input[name=new]", "an even longer password")
+        page.click("button:has-text('Change the password')")
+        expect(page.locator("#password-message")).to_contain_text("password changed")
+        shot("11-password")
+
+        admin = browser.new_context(base_url=base).new_page()
+        admin.goto("/login")
+        admin.fill("input[name=email]", "admin@localhost")
+        admin.fill("input[name=password]", "admin password")
+        admin.click("main button:has-text('Log in')")
+        admin.goto("/admin")
+        expect(admin.locator("#users + table")).to_contain_text("ada@example.org")
+        admin.locator("form[action='/admin/submissions/1/hidden'] button").click()
+        expect(admin.locator("form[action='/admin/submissions/1/hidden'] button")).to_have_text("Show")
+        shot_of(admin, "12-admin")
+        assert page.request.get(f"/api/benchmarks/{DEMO}/leaderboard").json() == []  # hidden: off the leaderboard
     assert sorted(p.name for p in shots.glob("*.png")) == [f"{n}.png" for n in (
         "01-home", "02-signup", "03-account-token", "04-benchmark", "05-upload-form", "06-submission-queued", "07-results",
-        "08-leaderboard", "09-submissions")]
+        "08-leaderboard", "09-submissions", "10-overview", "11-password", "12-admin")]

@@ -14,17 +14,21 @@ from sqlalchemy.orm import joinedload
 from typer.testing import CliRunner
 
 from medprobe.cli import app as cli
+from medprobe.methods import BuildOptions, get_method
 from medprobe.platform.answers import read_answers
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user, new_token
 from medprobe.platform.benchmarks import BenchmarkSpec, pack_csv, pack_ids, probes_of, public_id, publish
 from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.db import make_engine, migrate, sessions
-from medprobe.platform.leaderboard import safe_cell
+from medprobe.platform.leaderboard import PAGE_ROWS, browse, safe_cell
+from medprobe.platform.shuffle import LETTER_KINDS, shuffle_options
 from medprobe.platform.worker import Jobs, migrate_queue
+from medprobe.records import Probe
+from medprobe.report.svg import radar
 from tests.platform_helpers import free_port
 
-PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format"}
+PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"}
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +157,96 @@ def test_medprobe_submit_uploads_and_reports_line_errors(db: tuple[str, str], se
     assert result.exit_code == 2 and "line 2: unknown probe_id 'qzz'" in result.output
     result = CliRunner().invoke(cli, ["submit", "mf", str(good), "--server", server, "--model", "m", "--token", "mpt_wrong"])
     assert result.exit_code == 2 and "401" in result.output
+
+
+def _gold_texts(probe: Probe) -> tuple[object, ...]:
+    """A letter-answered probe's gold (and given answer) as option texts: what shuffling must keep."""
+    texts, gold = probe.answer_format.option_texts, probe.gold
+    if probe.answer_format.kind == "option_letter":
+        return (texts.get(gold),)
+    if probe.answer_format.kind == "letter_set":
+        return tuple(sorted(texts[g] for g in gold))
+    return gold[0], texts.get(gold[1]), texts.get(probe.answer_format.given)
+
+
+@pytest.mark.parametrize(("method", "data", "level"), [("multifacet", "builtin:en", None), ("multifacet", "builtin:zh", None),
+                                                      ("multicog", "builtin:en", "low,mid")])
+def test_options_are_shuffled_per_probe_with_their_gold(method: str, data: str, level: str | None) -> None:
+    probes = get_method(method).build(BuildOptions(data=data, limit=12, level=level, include_unmeasured=True)).probes
+    moved, kept = shuffle_options(probes, "a fixed key")
+    assert kept == 0
+    lettered = [(a, b) for a, b in zip(probes, moved, strict=True) if a.answer_format.kind in LETTER_KINDS]
+    assert lettered and sum(a.gold != b.gold for a, b in lettered) > len(lettered) / 2
+    for before, after in zip(probes, moved, strict=True):
+        assert after.id == before.id
+        if before.answer_format.kind not in LETTER_KINDS:
+            assert after == before
+            continue
+        assert _gold_texts(after) == _gold_texts(before)
+        cut = before.prompt.rindex("A: ")
+        assert after.prompt[:cut] == before.prompt[:cut]  # the demonstrations are left as they are
+        listing = after.prompt[cut:]
+        positions = [listing.index(f"{letter}: {text}") for letter, text in sorted(after.answer_format.option_texts.items())]
+        assert positions == sorted(positions)
+
+
+def test_shuffled_letters_no_longer_point_at_the_gold() -> None:
+    """The pack-structure attack: answer each MultifacetEval MCQ with the letter its revision probe
+    gives as right. On the built order that is the gold every time; on shuffled orders, chance."""
+    probes = get_method("multifacet").build(BuildOptions(data="builtin:en", limit=30, include_unmeasured=True)).probes
+
+    def attack(probes: list[Probe]) -> float:
+        given = {p.knowledge_point: p.answer_format.given for p in probes if p.variant == "given_right"}
+        mcqs = [p for p in probes if p.facet == "MCQ" and p.variant == "base" and p.knowledge_point in given]
+        return sum(given[p.knowledge_point] == p.gold for p in mcqs) / len(mcqs)
+
+    assert attack(probes) == 1.0
+    assert attack(shuffle_options(probes, "a fixed key")[0]) < 0.5
+
+
+def test_a_prompt_that_does_not_show_its_options_keeps_them() -> None:
+    probe = get_method("multifacet").build(BuildOptions(data="builtin:en", limit=1, include_unmeasured=True)).probes[0]
+    odd = probe.model_copy(update={"prompt": "Pick one of the options above."})
+    assert shuffle_options([odd], "k") == ([odd], 1)
+
+
+def test_leaderboard_browsing_sorts_filters_and_pages() -> None:
+    table = [{"rank": str(i + 1), "model": f"model-{i}", "organisation": "Lab A" if i % 2 else "Lab B", "size": f"{i}B",
+              "licence": "MIT", "Average": f"{(i * 37) % 101}.0", "submission": str(i)} for i in range(120)]
+    rows, pages = browse(table)
+    assert pages == 3 and [r["rank"] for r in rows] == [str(i) for i in range(1, PAGE_ROWS + 1)]
+    assert [r["rank"] for r in browse(table, page=3)[0]] == [str(i) for i in range(101, 121)]
+    assert browse(table, page=99)[0] == browse(table, page=3)[0]  # past the end: the last page
+    best = browse(table, sort="Average", descending=True)[0]
+    assert [float(r["Average"]) for r in best] == sorted((float(r["Average"]) for r in table), reverse=True)[:PAGE_ROWS]
+    lab_a, pages = browse(table, query="lab a")
+    assert pages == 2 and {r["organisation"] for r in lab_a} == {"Lab A"}
+    assert browse(table, sort="rank", descending=True)[0][0]["rank"] == "120"  # numbers sort as numbers, not text
+
+
+def test_medprobe_answer_answers_a_pack_ready_for_upload(db: tuple[str, str], tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEDPROBE_HOME", str(tmp_path / "home"))
+    benchmark = _benchmark(db[0], "mf")
+    pack, out = tmp_path / "pack.jsonl", tmp_path / "answers" / "answers.jsonl"
+    pack.write_text(benchmark.pack_jsonl, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["answer", str(pack), "--model", "random", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    parsed = read_answers(out.read_bytes(), set(pack_ids(benchmark)), benchmark.samples)
+    assert not parsed.errors and len(parsed.rows) == benchmark.probes * benchmark.samples
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[:5]) + "\n" + lines[5][:12], encoding="utf-8")  # interrupted mid-line
+    again = CliRunner().invoke(cli, ["answer", str(pack), "--model", "random", "-o", str(out)])
+    assert again.exit_code == 0 and "(5 already" in again.output, again.output
+    parsed = read_answers(out.read_bytes(), set(pack_ids(benchmark)), benchmark.samples)
+    assert not parsed.errors and len(parsed.rows) == benchmark.probes * benchmark.samples
+    (tmp_path / "pack.csv").write_text(pack_csv(benchmark), encoding="utf-8")
+    refused = CliRunner().invoke(cli, ["answer", str(tmp_path / "pack.csv"), "--model", "random", "-o", str(out)])
+    assert refused.exit_code != 0 and "JSONL pack" in refused.output
+
+
+def test_a_radar_of_two_types_draws_both_series() -> None:
+    """SDAK's chart with two knowledge types drew its two series as one line; now as grouped bars."""
+    two = radar(["disease-symptom", "disease-drug"], [("FactAcc", [0.8, 0.4]), ("IFR", [0.1, 0.3])], "two types")
+    assert "<polygon" not in two and two.count('fill="#337ab7"') == 3 and two.count('fill="#d9534f"') == 3  # two bars and a legend each
+    assert all(f">{v:.2f}<" in two for v in (0.8, 0.4, 0.1, 0.3))
+    assert radar(["a", "b", "c"], [("x", [0.1, 0.2, 0.3])], "three").count("<polygon") == 5  # four rings and the series

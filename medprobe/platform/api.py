@@ -22,8 +22,11 @@ from medprobe.platform.benchmarks import BenchmarkSpec, describe, pack_csv, publ
 from medprobe.platform.models import Benchmark, Endpoint, Submission, User
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.submissions import (
+    DELETED,
+    ModelInfo,
     Refused,
     benchmark_or_404,
+    listed_benchmarks,
     public_files,
     results_csv,
     rundir_zip,
@@ -84,6 +87,9 @@ class BenchmarkOut(BaseModel):
     probes: int
     samples: int
     generation: dict[str, Any]
+    #: letter-answered probes whose options keep the built order (their prompt could not be rewritten
+    #: safely); null for a benchmark published before options were shuffled
+    options_kept_in_order: int | None
     created: str
 
 
@@ -92,6 +98,9 @@ class SubmissionOut(BaseModel):
     benchmark: str
     model: str
     organisation: str
+    model_size: str
+    licence: str
+    link: str
     prompt_style: str
     status: Literal["queued", "running", "scoring", "done", "failed"]
     error: str | None
@@ -155,9 +164,9 @@ def attachment(content: str | bytes, media_type: str, filename: str) -> Response
     return Response(content, media_type=media_type, headers={"content-disposition": f'attachment; filename="{filename}"'})
 
 
-@router.get("/benchmarks", response_model=list[BenchmarkOut])
-def list_benchmarks(session: DB) -> list[dict[str, Any]]:
-    return [describe(b) for b in session.scalars(select(Benchmark).order_by(Benchmark.id))]
+@router.get("/benchmarks", response_model=list[BenchmarkOut], responses=errors(401))
+def list_benchmarks(session: DB, user: Viewer) -> list[dict[str, Any]]:
+    return [describe(b) for b in listed_benchmarks(session, user)]
 
 
 @router.post("/benchmarks", status_code=201, response_model=BenchmarkOut, responses=errors(400, 401, 403))
@@ -165,37 +174,37 @@ def create_benchmark(body: BenchmarkIn, session: DB, admin: Admin) -> dict[str, 
     return describe(publish(session, BenchmarkSpec(**body.model_dump()), admin.id))
 
 
-@router.get("/benchmarks/{slug}", response_model=BenchmarkOut, responses=errors(404))
-def get_benchmark(slug: str, session: DB) -> dict[str, Any]:
-    return describe(benchmark_or_404(session, slug))
+@router.get("/benchmarks/{slug}", response_model=BenchmarkOut, responses=errors(401, 404))
+def get_benchmark(slug: str, session: DB, user: Viewer) -> dict[str, Any]:
+    return describe(benchmark_or_404(session, slug, user))
 
 
-@router.get("/benchmarks/{slug}/pack.jsonl", response_class=Response, responses=download((JSONL,), 404))
-def pack_jsonl(slug: str, session: DB) -> Response:
-    benchmark = benchmark_or_404(session, slug)
+@router.get("/benchmarks/{slug}/pack.jsonl", response_class=Response, responses=download((JSONL,), 401, 404))
+def pack_jsonl(slug: str, session: DB, user: Viewer) -> Response:
+    benchmark = benchmark_or_404(session, slug, user)
     return attachment(benchmark.pack_jsonl, JSONL, f"{benchmark.slug}-pack.jsonl")
 
 
-@router.get("/benchmarks/{slug}/pack.csv", response_class=Response, responses=download((CSV,), 404))
-def pack_as_csv(slug: str, session: DB) -> Response:
-    benchmark = benchmark_or_404(session, slug)
+@router.get("/benchmarks/{slug}/pack.csv", response_class=Response, responses=download((CSV,), 401, 404))
+def pack_as_csv(slug: str, session: DB, user: Viewer) -> Response:
+    benchmark = benchmark_or_404(session, slug, user)
     return attachment(pack_csv(benchmark), CSV, f"{benchmark.slug}-pack.csv")
 
 
 def leaderboard_table(session: Session, benchmark: Benchmark) -> list[dict[str, str]]:
     public = session.scalars(select(Submission).where(
-        Submission.benchmark_id == benchmark.id, Submission.public.is_(True), Submission.status == "done"))
+        Submission.benchmark_id == benchmark.id, Submission.public.is_(True), Submission.hidden.is_(False), Submission.status == "done"))
     return leaderboard.rows(benchmark, list(public))
 
 
-@router.get("/benchmarks/{slug}/leaderboard", responses=errors(404))
-def get_leaderboard(slug: str, session: DB) -> list[dict[str, str]]:
-    return leaderboard_table(session, benchmark_or_404(session, slug))
+@router.get("/benchmarks/{slug}/leaderboard", responses=errors(401, 404))
+def get_leaderboard(slug: str, session: DB, user: Viewer) -> list[dict[str, str]]:
+    return leaderboard_table(session, benchmark_or_404(session, slug, user))
 
 
-@router.get("/benchmarks/{slug}/leaderboard.csv", response_class=Response, responses=download((CSV,), 404))
-def leaderboard_csv(slug: str, session: DB) -> Response:
-    benchmark = benchmark_or_404(session, slug)
+@router.get("/benchmarks/{slug}/leaderboard.csv", response_class=Response, responses=download((CSV,), 401, 404))
+def leaderboard_csv(slug: str, session: DB, user: Viewer) -> Response:
+    benchmark = benchmark_or_404(session, slug, user)
     return attachment(leaderboard.to_csv(leaderboard_table(session, benchmark)), CSV, f"{benchmark.slug}-leaderboard.csv")
 
 
@@ -205,18 +214,21 @@ async def upload(
     file: Annotated[UploadFile, File(description="answers: JSONL lines {probe_id, sample, text} or CSV probe_id,sample,text")],
     model: Annotated[str, Form(max_length=10_000)], organisation: Annotated[str, Form(max_length=10_000)] = "",
     prompt_style: Annotated[str, Form(max_length=40)] = "chat", public: Annotated[bool, Form()] = False,
+    model_size: Annotated[str, Form(max_length=10_000, description="e.g. 7B")] = "",
+    licence: Annotated[str, Form(max_length=10_000)] = "", link: Annotated[str, Form(max_length=10_000, description="http(s) address")] = "",
 ) -> dict[str, Any]:
-    benchmark = benchmark_or_404(session, slug)
+    benchmark = benchmark_or_404(session, slug, user)
     limits = request.app.state.limits
     data = await file.read(limits.max_upload_bytes + 1)
     submission = submit(session, request.app.state.jobs, user, benchmark, data, filename=file.filename or "", model_name=model,
-                        organisation=organisation, prompt_style=prompt_style, public=public, limits=limits)
+                        organisation=organisation, prompt_style=prompt_style, public=public, limits=limits,
+                        info=ModelInfo(model_size, licence, link))
     return view(submission)
 
 
 @router.post("/benchmarks/{slug}/runs", status_code=201, response_model=SubmissionOut, responses=errors(401, 403, 404))
 def run_for_me(slug: str, body: RunIn, request: Request, session: DB, admin: Admin) -> dict[str, Any]:
-    benchmark = benchmark_or_404(session, slug)
+    benchmark = benchmark_or_404(session, slug, admin)
     return view(start_run(session, request.app.state.jobs, admin, benchmark, body.endpoint, body.model_name))
 
 
@@ -231,7 +243,7 @@ def add_endpoint(body: EndpointIn, session: DB, admin: Admin) -> dict[str, Any]:
 
 @router.get("/submissions", response_model=list[SubmissionOut], responses=errors(401))
 def my_submissions(session: DB, user: Participant) -> list[dict[str, Any]]:
-    query = select(Submission).order_by(Submission.id.desc())
+    query = select(Submission).where(Submission.status != DELETED).order_by(Submission.id.desc())
     if not user.is_admin:
         query = query.where(Submission.user_id == user.id)
     return [view(s) for s in session.scalars(query)]

@@ -7,12 +7,17 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from medprobe.errors import MedprobeError
 from medprobe.platform import api, pages
+from medprobe.platform.auth import SESSION_SECONDS, Throttle
 from medprobe.platform.db import instance_secret, make_engine, sessions
 from medprobe.platform.submissions import Limits, Refused
 
@@ -51,10 +56,40 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-def _error(request: Request, status: int, body: dict[str, Any]) -> Response:
+class NoFraming:
+    """No page may be shown inside another site's frame (clickjacking): X-Frame-Options for older
+    browsers, CSP frame-ancestors for the rest, added to a policy the response already has."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["x-frame-options"] = "DENY"
+                policy = headers.get("content-security-policy")
+                headers["content-security-policy"] = f"{policy}; {FRAMING}" if policy else FRAMING
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+FRAMING = "frame-ancestors 'none'"
+DOCS_ASSETS = "/api/docs/assets"
+
+
+def _error(request: Request, status: int, body: dict[str, Any], retry_after: int | None = None) -> Response:
     if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
-        return JSONResponse(body, status)
-    return pages.error_page(request, status, body)
+        response: Response = JSONResponse(body, status)
+    else:
+        response = pages.error_page(request, status, body)
+    if retry_after is not None:
+        response.headers["retry-after"] = str(retry_after)
+    return response
 
 
 def create_app(settings: Settings, jobs: Any) -> FastAPI:
@@ -64,15 +99,30 @@ def create_app(settings: Settings, jobs: Any) -> FastAPI:
     with factory() as session:
         secret = instance_secret(session, "session")
         csrf_secret = instance_secret(session, "csrf")
-    app = FastAPI(title="medprobe platform", version="1", docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="medprobe platform", version="1", docs_url=None, redoc_url=None)
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs() -> Response:
+        """Swagger UI from the swagger-ui-bundle package's own files, so the page works without internet
+        (FastAPI's default loads it from a CDN, and the page stayed blank offline)."""
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="medprobe platform · API",
+                                   swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js", swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+                                   swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png")
+
     app.state.sessions, app.state.jobs, app.state.limits, app.state.csrf_secret = factory, jobs, settings.limits, csrf_secret
     app.state.secure_cookies = settings.secure_cookies
-    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="lax", https_only=settings.secure_cookies, max_age=14 * 24 * 3600)
+    limits = settings.limits
+    app.state.failed_logins = Throttle(limits.login_failures, 15 * 60)
+    app.state.failed_logins_per_address = Throttle(10 * limits.login_failures, 15 * 60)
+    app.state.signups = Throttle(limits.signups_per_hour, 3600)
+    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="lax", https_only=settings.secure_cookies, max_age=SESSION_SECONDS)
     app.add_middleware(BodyLimit, limit=settings.limits.max_upload_bytes)
+    app.add_middleware(NoFraming)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:
-        return _error(request, exc.status, exc.body())
+        return _error(request, exc.status, exc.body(), exc.retry_after)
 
     @app.exception_handler(MedprobeError)
     async def medprobe_error(request: Request, exc: MedprobeError) -> Response:

@@ -4,8 +4,10 @@ A probe pack holds what a participant needs to answer: the prompt, the system me
 expected answer format and how many samples to send. It holds no gold, and it hides everything
 that could give the gold away: engine probe ids, knowledge-point ids and variants (an SDAK id ends
 in ``/factual``; its knowledge point names the true value), and probe metadata (a diagnosis case
-carries its diagnosis). Each probe gets a public id, a keyed hash of its engine id, and the pack
-is sorted by public id so that the order says nothing either.
+carries its diagnosis). Each probe gets a public id, a keyed hash of its engine id, the pack is
+sorted by public id so that the order says nothing either, and each probe answered with letters
+gets its own option order (``medprobe.platform.shuffle``); the stored probes are the shuffled ones,
+so scoring and run-for-me use the same order as the pack.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import dumps
 from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.platform.models import Benchmark, BenchmarkTexts
+from medprobe.platform.shuffle import shuffle_options
 from medprobe.records import Probe
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{1,60}$")
@@ -56,8 +59,9 @@ def public_id(key: str, probe_id: str) -> str:
     return "q" + hmac.new(key.encode(), probe_id.encode(), hashlib.sha256).hexdigest()[:16]
 
 
-def pack_row(probe: Probe, key: str, samples: int) -> dict[str, Any]:
-    """One probe as a participant sees it (no gold, no ids or metadata that could hint at it)."""
+def pack_row(probe: Probe, key: str, samples: int, generation: dict[str, Any]) -> dict[str, Any]:
+    """One probe as a participant sees it (no gold, no ids or metadata that could hint at it), with the
+    benchmark's decoding parameters, which ``medprobe answer`` asks with."""
     return {
         "id": public_id(key, probe.id),
         "facet": probe.facet,
@@ -66,6 +70,7 @@ def pack_row(probe: Probe, key: str, samples: int) -> dict[str, Any]:
         "system": probe.system,
         "prompt": probe.prompt,
         "answer_format": probe.answer_format.model_dump(mode="json"),
+        "generation": generation,
     }
 
 
@@ -106,14 +111,17 @@ def publish(session: Session, spec: BenchmarkSpec, user_id: int | None, options:
     if options.points is not None:  # as the engine's run records them, for joining the scores into a profile
         probe_set.info["points"] = options.points.record()
     key = secrets.token_hex(16)
-    rows = [pack_row(probe, key, probe_set.samples) for probe in probe_set.probes]
+    probe_set.probes, kept = shuffle_options(probe_set.probes, key)
+    probe_set.info["options_kept_in_order"] = kept
+    generation = probe_set.generation.model_dump(mode="json")
+    rows = [pack_row(probe, key, probe_set.samples, generation) for probe in probe_set.probes]
     if len({row["id"] for row in rows}) != len(rows):  # 64-bit ids: only a broken key collides
         raise MedprobeError("two probes got the same public id; publish again")
     rows.sort(key=lambda row: row["id"])
     benchmark = Benchmark(
         slug=spec.slug, title=spec.title.strip(), method=spec.method, data=spec.data or method.default_data, seed=spec.seed,
         size=spec.size, setting=probe_set.setting, options=spec.options, probes=len(probe_set.probes), samples=probe_set.samples,
-        generation=probe_set.generation.model_dump(mode="json"), build_info=probe_set.info, id_key=key,
+        generation=generation, build_info=probe_set.info, id_key=key,
         texts=BenchmarkTexts(probes_jsonl="".join(dumps(p) + "\n" for p in probe_set.probes),
                              pack_jsonl="".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)),
         created_by=user_id,
@@ -188,5 +196,6 @@ def describe(benchmark: Benchmark) -> dict[str, Any]:
         "slug": benchmark.slug, "title": benchmark.title, "method": benchmark.method, "data": benchmark.data,
         "seed": benchmark.seed, "size": benchmark.size, "setting": benchmark.setting, "options": benchmark.options,
         "probes": benchmark.probes, "samples": benchmark.samples, "generation": benchmark.generation,
+        "options_kept_in_order": benchmark.build_info.get("options_kept_in_order"),
         "created": benchmark.created.isoformat(timespec="seconds"),
     }

@@ -26,11 +26,14 @@ from medprobe.gating import item_error_cell
 from medprobe.methods import get_method
 from medprobe.metrics.grading import TIER_POINTS
 from medprobe.records import ItemScore
+from medprobe.report.svg import value_bars
 
 RESAMPLES = 1000
 Z95 = 1.959964
 #: cells whose text a participant chooses
-PARTICIPANT_CELLS = ("model", "organisation")
+PARTICIPANT_CELLS = ("model", "organisation", "size", "licence", "link")
+#: rows per page of a leaderboard page
+PAGE_ROWS = 50
 
 
 def _meddisk_points(summary: dict[str, Any]) -> Any:
@@ -104,6 +107,12 @@ def comparability(benchmark: Any, submission: Any) -> dict[str, str]:
     }
 
 
+def verified(submission: Any) -> bool:
+    """The platform asked the model itself (an admin's run for me): the answers are the model's, not a
+    participant's file, which could come from anywhere."""
+    return str(submission.source).startswith("endpoint:")
+
+
 def rows(benchmark: Any, submissions: list[Any]) -> list[dict[str, str]]:
     """One row per public, scored submission, best first (by the method's own sort key)."""
     ordered = sorted(submissions, key=lambda s: (s.headline or {}).get("sort", ""), reverse=True)
@@ -112,14 +121,84 @@ def rows(benchmark: Any, submissions: list[Any]) -> list[dict[str, str]]:
         headline = sub.headline or {"columns": {}, "intervals": []}
         run = (sub.summary or {}).get("run", {})
         out.append({
-            "rank": str(rank), "model": sub.model_name, "organisation": sub.organisation,
-            "date": sub.created.date().isoformat(), **headline["columns"],
+            "rank": str(rank), "model": sub.model_name, "organisation": sub.organisation, "size": sub.model_size,
+            "licence": sub.licence, "link": sub.link,
+            "verified": "yes" if verified(sub) else "no", "date": sub.created.date().isoformat(), **headline["columns"],
             "95% CI": "; ".join(_interval_text(benchmark.method, i) for i in headline["intervals"]) or "–",
             "item error": item_error_cell(sub.summary or {}),
             **comparability(benchmark, sub),
             "answered": f"{run.get('answered', 0)}/{run.get('requests', 0)}", "submission": str(sub.id),
         })
     return out
+
+
+def _sort_key(value: str) -> tuple[int, float, str]:
+    """Numbers (a cell's leading number: "45.2", "45.2 [40.1, 50.3] %") before text, each in order."""
+    head = value.split()[0] if value.split() else ""
+    try:
+        return 0, float(head.rstrip("%")), ""
+    except ValueError:
+        return 1, 0.0, value.lower()
+
+
+def browse(table: list[dict[str, str]], sort: str = "", descending: bool = False, query: str = "", page: int = 1
+           ) -> tuple[list[dict[str, str]], int]:
+    """The rows a leaderboard page shows: those whose model, organisation, size or licence holds
+    ``query`` (any case), sorted by column ``sort`` (default: rank), the ``page``-th PAGE_ROWS of
+    them; and the number of pages."""
+    needle = query.strip().lower()
+    rows = [r for r in table if not needle or any(needle in r[k].lower() for k in ("model", "organisation", "size", "licence"))]
+    if sort and table and sort in table[0]:
+        rows = sorted(rows, key=lambda r: _sort_key(r[sort]), reverse=descending)
+    pages = max(1, -(-len(rows) // PAGE_ROWS))
+    page = min(max(1, page), pages)
+    return rows[(page - 1) * PAGE_ROWS: page * PAGE_ROWS], pages
+
+
+def main_figure(headline: dict[str, Any] | None) -> tuple[str, float] | None:
+    """The figure a benchmark's rows are compared by (its first interval's), for the overview."""
+    intervals = (headline or {}).get("intervals") or []
+    return (intervals[0]["name"], float(intervals[0]["value"])) if intervals else None
+
+
+def figure_text(method: str, value: float) -> str:
+    """MedDisKEval's total is in points (0-10); the other methods' figures are shares, shown in %."""
+    return f"{value:.2f}" if method == "meddisk" else f"{100 * value:.1f}"
+
+
+def overview_charts(benchmarks: list[Any], rows: list[dict[str, Any]], figures: dict[str, str], top: int = 10) -> list[str]:
+    """Per benchmark, the best ``top`` models by its main figure, as bars in the table's units."""
+    charts = []
+    for b in benchmarks:
+        points = b.method == "meddisk"
+        ranked = sorted(((r["model"], r["cells"][b.slug]["value"] * (1 if points else 100)) for r in rows if b.slug in r["cells"]),
+                        key=lambda x: -x[1])[:top]
+        if ranked:
+            unit = "points of 10" if points else "%"
+            charts.append(value_bars(ranked, f"{b.slug}: {figures[b.slug]} ({unit}), best first", 10.0 if points else 100.0))
+    return charts
+
+
+def overview(benchmarks: list[Any], submissions: list[Any]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Model x benchmark: per (model, organisation), each benchmark's best main figure among the public
+    rows; and each benchmark's figure name. Rows sorted by how many benchmarks they have, then name."""
+    by_model: dict[tuple[str, str], dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    for sub in submissions:
+        figure = main_figure(sub.headline)
+        if figure is None:
+            continue
+        names[sub.benchmark.slug] = figure[0]
+        row = by_model.setdefault((sub.model_name, sub.organisation), {"model": sub.model_name, "organisation": sub.organisation,
+                                                                      "verified": False, "cells": {}})
+        best = row["cells"].get(sub.benchmark.slug)
+        if best is None or figure[1] > best["value"]:
+            row["cells"][sub.benchmark.slug] = {"value": figure[1], "text": figure_text(sub.benchmark.method, figure[1]),
+                                                "submission": sub.id, "verified": verified(sub)}
+        row["verified"] = row["verified"] or verified(sub)
+    slugs = [b.slug for b in benchmarks if b.slug in names]
+    rows = sorted(by_model.values(), key=lambda r: (-len(r["cells"]), r["model"].lower()))
+    return rows, {slug: names[slug] for slug in slugs}
 
 
 def safe_cell(value: str) -> str:

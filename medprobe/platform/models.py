@@ -52,6 +52,30 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class BrowserSession(Base):
+    """A logged-in browser. The cookie holds a random token and only its SHA-256 is stored; logging
+    out ends the row, so a copied cookie stops working with it."""
+
+    __tablename__ = "browser_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    ended: Mapped[datetime | None] = mapped_column(default=None)
+    user: Mapped[User] = relationship()
+
+
+class StoredProfile(Base):
+    """A computed knowledge profile, keyed by the submissions it joins: a new submission makes a new
+    key, so a stored profile never goes stale. Stored as JSON text (Python's, which keeps a NaN that
+    PostgreSQL's JSON type would refuse)."""
+
+    __tablename__ = "stored_profiles"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile_json: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class BenchmarkTexts(Base):
     """A benchmark's two large texts, in a table of their own: a release-sized benchmark holds about
     50 MB in each, and most pages need neither (in the benchmark's own row, SQLite walks past them
@@ -90,6 +114,8 @@ class Benchmark(Base):
     generation: Mapped[dict[str, Any]] = mapped_column(default=dict)
     build_info: Mapped[dict[str, Any]] = mapped_column(default=dict)
     id_key: Mapped[str] = mapped_column(String(64))
+    #: False once an admin unpublished it: participants no longer see it, its pack or its leaderboard
+    published: Mapped[bool] = mapped_column(Boolean, default=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
     created: Mapped[datetime] = mapped_column(default=utcnow)
     texts: Mapped[BenchmarkTexts] = relationship()
@@ -97,8 +123,13 @@ class Benchmark(Base):
     pack_jsonl: AssociationProxy[str] = association_proxy("texts", "pack_jsonl")
 
 
+#: the status of a submission an admin deleted (``submissions.delete_submission``)
+DELETED = "deleted"
+
+
 class Submission(Base):
-    """One set of answers to a benchmark, and its scoring status: queued -> scoring -> done | failed."""
+    """One set of answers to a benchmark, and its scoring status: queued -> scoring -> done | failed
+    (or deleted, by an admin)."""
 
     __tablename__ = "submissions"
     __table_args__ = (UniqueConstraint("benchmark_id", "user_id", "answers_sha256", name="uq_submission_answers"),)
@@ -118,6 +149,12 @@ class Submission(Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     public: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: what the participant told about the model (free text, a size like "7B", a licence, an http(s) link)
+    model_size: Mapped[str] = mapped_column(String(40), default="")
+    licence: Mapped[str] = mapped_column(String(80), default="")
+    link: Mapped[str] = mapped_column(String(500), default="")
+    #: an admin hid it: off the leaderboard and the model pages; only its owner and admins see it
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     headline: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created: Mapped[datetime] = mapped_column(default=utcnow)
@@ -128,6 +165,24 @@ class Submission(Base):
     stored_answers: Mapped[SubmissionAnswers | None] = relationship()
     answers_jsonl: AssociationProxy[str] = association_proxy(
         "stored_answers", "answers_jsonl", creator=lambda text: SubmissionAnswers(answers_jsonl=text))
+
+
+class RunRequest(Base):
+    """A participant's request that the platform run a model on a benchmark. The participant names the
+    model in words only; an admin approves it by choosing one of the registered endpoints (so the server
+    never asks an address a participant chose), or declines it: pending -> approved | declined."""
+
+    __tablename__ = "run_requests"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmarks.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    model_name: Mapped[str] = mapped_column(String(200))
+    note: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"), default=None)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    benchmark: Mapped[Benchmark] = relationship()
+    user: Mapped[User] = relationship()
 
 
 class ResultFile(Base):

@@ -1,8 +1,8 @@
 """Run for me (admins only): the server asks a registered OpenAI-compatible endpoint with the engine.
 
 Only an admin can register an endpoint or start a run, so the server never sends a request to an
-address a participant chose. The run is the engine's ``run`` (response cache, resume, retries) in
-a folder per submission: a worker killed mid-run resumes it where it stopped. The answers then go
+address a participant chose. The run is the engine's (response cache, resume, retries) on the
+benchmark's stored probes, in a folder per submission: a worker killed mid-run resumes it where it stopped. The answers then go
 through the same scoring as an upload.
 """
 
@@ -11,14 +11,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from medprobe.engine.pipeline import RunPlan, run
+from medprobe.engine.extraction import judge_model
+from medprobe.engine.pipeline import Outcome, RunPlan, _run_built
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.gating import includes_unmeasured
+from medprobe.methods import ProbeSet, get_method
 from medprobe.platform.answers import Answers
 from medprobe.platform.benchmarks import BenchmarkSpec, build_options, probes_of, public_id
-from medprobe.platform.models import Endpoint, Submission
+from medprobe.platform.models import DELETED, Benchmark, Endpoint, Submission
 from medprobe.platform.scoring import SessionFactory, score_submission
+from medprobe.records import GenerationParams
 
 ENDPOINT_PREFIXES = ("openai:",)
 
@@ -31,11 +34,20 @@ def check_endpoint_model(model: str) -> str:
     return model
 
 
+def ask_stored(plan: RunPlan, benchmark: Benchmark) -> Outcome:
+    """The engine's run on the benchmark's stored probes, not on a rebuild: the stored ones carry the
+    option order the pack shows, which a rebuild would not. (The engine's public ``run`` builds its
+    probes itself; ``_run_built`` is its second half, which asks given ones.)"""
+    probe_set = ProbeSet(probes_of(benchmark), GenerationParams.model_validate(benchmark.generation), benchmark.samples,
+                         benchmark.setting, dict(benchmark.build_info))
+    return _run_built(plan, get_method(benchmark.method), probe_set, judge_model(plan.build.options))
+
+
 def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> str:
     """Answer the benchmark with the submission's endpoint, store the answers, then score them."""
     with sessions() as session:
         submission = session.get(Submission, submission_id)
-        if submission is None or submission.status in ("done", "failed"):
+        if submission is None or submission.status in ("done", "failed", DELETED):
             return submission.status if submission else "missing"
         benchmark = submission.benchmark
         endpoint = session.get(Endpoint, int(submission.source.removeprefix("endpoint:")))
@@ -51,7 +63,7 @@ def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> st
                            model_options={"key_env": endpoint.key_env} if endpoint.key_env else {},
                            out=runs / f"submission-{submission.id}", progress=False,
                            command=["medprobe", "serve", f"run for submission {submission.id}"])
-            outcome = run(plan)
+            outcome = ask_stored(plan, benchmark)
             known = {p.id for p in probes_of(benchmark)}
             answers = Answers()
             for response in RunDir(outcome.path).responses().values():

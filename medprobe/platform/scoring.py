@@ -27,7 +27,7 @@ from medprobe.methods import BuildOptions
 from medprobe.platform.benchmarks import probes_of, public_id
 from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.leaderboard import headline_of
-from medprobe.platform.models import Benchmark, ResultFile, Submission
+from medprobe.platform.models import DELETED, Benchmark, ResultFile, Submission
 from medprobe.records import GenerationParams, ItemScore, Response, RunConfig
 
 #: files of a run directory that may be shown: aggregates and charts. Everything else (per-item
@@ -86,7 +86,7 @@ def score_submission(sessions: SessionFactory, submission_id: int) -> str:
         submission = session.get(Submission, submission_id)
         if submission is None:
             return "missing"
-        if submission.status in ("done", "failed"):
+        if submission.status in ("done", "failed", DELETED):
             return submission.status
         submission.status, submission.started, submission.attempts = "scoring", datetime.now(UTC), submission.attempts + 1
         session.commit()

@@ -1,7 +1,9 @@
 """``medprobe serve``: migrate the database, make the demo on first start, start the worker(s), serve.
 
 The worker is a child process (``medprobe worker``) with a fixed executor id; if it dies, it is
-started again with the same id, and DBOS hands it back the jobs it had in progress.
+started again with the same id, and DBOS hands it back the jobs it had in progress. It stops when
+``serve`` stops, or within a second when ``serve`` is killed; a worker of an earlier ``serve`` that
+still holds the id makes the new one wait (it is started again each second) rather than share it.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from medprobe.errors import MedprobeError
 from medprobe.paths import home_dir
-from medprobe.platform.auth import create_user
+from medprobe.platform.auth import create_user, set_password
 from medprobe.platform.benchmarks import BenchmarkSpec, publish
 from medprobe.platform.db import make_engine, migrate, normalise_url, sessions
 from medprobe.platform.models import Benchmark, User
+from medprobe.platform.worker import PARENT_ENV, Jobs, migrate_queue
 
 DEMO = BenchmarkSpec(slug="demo-multifacet-en", title="Demo: MultifacetEval on the built-in English KB (20 knowledge points)",
                      method="multifacet", data="builtin:en", seed=0, size=20)
@@ -35,8 +39,6 @@ def default_db() -> str:
 
 def prepare(url: str) -> None:
     """Bring the platform's tables and the queue's tables up to date."""
-    from medprobe.platform.worker import migrate_queue
-
     migrate(make_engine(url))
     migrate_queue(url)
 
@@ -56,6 +58,20 @@ def first_start(session: Session, say: Callable[[str], None], *, include_unmeasu
         publish(session, replace(DEMO, include_unmeasured=include_unmeasured), None)
 
 
+def reset_password(url: str, email: str) -> str:
+    """A new, made-up password for an account (its browser sessions ended): the way back in for an
+    admin who lost the password printed at first start, since no e-mail is sent."""
+    url = normalise_url(url)
+    migrate(make_engine(url))
+    with sessions(make_engine(url))() as session:
+        user = session.scalar(select(User).where(User.email == email.strip().lower()))
+        if user is None:
+            raise MedprobeError(f"no account with the e-mail '{email}'", field="--reset-password")
+        password = secrets.token_urlsafe(12)
+        set_password(session, user, password)
+    return password
+
+
 class Workers:
     """Worker processes, each started again with its executor id whenever it exits unexpectedly."""
 
@@ -67,7 +83,8 @@ class Workers:
 
     def _keep(self, executor: str) -> None:
         while not self.stopping.is_set():
-            proc = subprocess.Popen([sys.executable, "-m", "medprobe", "worker", "--db", self.url, "--executor", executor])
+            proc = subprocess.Popen([sys.executable, "-m", "medprobe", "worker", "--db", self.url, "--executor", executor],
+                                    env={**os.environ, PARENT_ENV: str(os.getpid())})
             self.procs[executor] = proc
             code = proc.wait()
             if not self.stopping.is_set():
@@ -89,7 +106,6 @@ def serve(url: str, host: str, port: int, workers: int = 1, *, include_unmeasure
     import uvicorn
 
     from medprobe.platform.app import Settings, create_app
-    from medprobe.platform.worker import Jobs
 
     url = normalise_url(url)
     prepare(url)

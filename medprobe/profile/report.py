@@ -150,9 +150,10 @@ def charts(profile: dict[str, Any]) -> list[str]:
     series = [(w["title"], [profile["per_aspect"][a][w["key"]]["known"] or 0.0 for a in aspects]) for w in ways]
     counts = {(i["right"], i["wrong"]): i["count"] for i in profile["illusions"]}
     grid = [[None if w == v else counts[(w["key"], v["key"])] for v in ways] for w in ways]
+    per_aspect = [radar([_aspect(a) for a in aspects], series, "Share of points known, per aspect")] if aspects else []
     return [
         value_bars(known, "Knowledge points known, per method (%)", 100.0),
-        radar([_aspect(a) for a in aspects], series, "Share of points known, per aspect"),
+        *per_aspect,
         matrix([w["title"] for w in ways], [w["key"] for w in ways], grid, "Illusions: known in the row, not in the column"),
     ]
 

@@ -1,5 +1,5 @@
 """Small SVG charts for reports (no plotting dependency): horizontal stacked bars of tier
-shares, horizontal bars of one value per row, and a radar chart of values per category."""
+shares, horizontal bars of one value per row, grouped bars, and a radar chart of values per category."""
 
 from __future__ import annotations
 
@@ -54,9 +54,32 @@ def value_bars(rows: Sequence[tuple[str, float]], title: str, maximum: float) ->
     return _frame(34 + len(rows) * _ROW + 10, body, title)
 
 
+def grouped_bars(axes: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], title: str, maximum: float = 1.0) -> str:
+    """Per axis, one bar per named series (in the series' colours, value printed), and a legend."""
+    body = []
+    for k, (name, _) in enumerate(series):
+        colour = SERIES_COLOURS[k % len(SERIES_COLOURS)]
+        body.append(f'<rect x="{8 + 150 * k}" y="30" width="12" height="12" fill="{colour}"/>')
+        body.append(f'<text x="{24 + 150 * k}" y="41">{escape(name)}</text>')
+    y = 56
+    for i, axis in enumerate(axes):
+        body.append(f'<text x="8" y="{y + 14}">{escape(axis)}</text>')
+        for k, (_, values) in enumerate(series):
+            width = _WIDTH * min(1.0, max(0.0, values[i] / maximum)) if maximum else 0.0
+            body.append(f'<rect x="{_LABEL}" y="{y}" width="{width:.1f}" height="16" fill="{SERIES_COLOURS[k % len(SERIES_COLOURS)]}"/>')
+            body.append(f'<text x="{_LABEL + width + 6:.1f}" y="{y + 13}">{values[i]:.2f}</text>')
+            y += 20
+        y += 8
+    return _frame(y + 10, body, title)
+
+
 def radar(axes: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], title: str, maximum: float = 1.0) -> str:
     """A radar chart: one spoke per axis (clockwise from the top), grid rings at quarters of
-    ``maximum``, one closed polygon per named series (values in axis order), and a legend."""
+    ``maximum``, one closed polygon per named series (values in axis order), and a legend. With
+    fewer than three axes a polygon encloses nothing (two series on two spokes drew as one line), so
+    the values are drawn as grouped bars instead."""
+    if len(axes) < 3:
+        return grouped_bars(axes, series, title, maximum)
     cx, cy, r = (_LABEL + _WIDTH + 80) / 2, 280.0, 170.0
     n = max(1, len(axes))
 
