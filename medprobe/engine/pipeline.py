@@ -256,7 +256,7 @@ def run(plan: RunPlan) -> Outcome:
     with collector_paused():
         probe_set = verified_probe_set(method, plan.build)
     with frozen_heap():
-        return _run_built(plan, method, probe_set, judge)
+        return run_built(plan, method, probe_set, judge)
 
 
 @contextmanager
@@ -285,8 +285,9 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | None) -> Outcome:
-    """Ask the model about built probes, then score (``run``'s second half)."""
+def run_built(plan: RunPlan, method: Method, probe_set: ProbeSet, judge: str | None) -> Outcome:
+    """Ask the model about built probes, then score (``run``'s second half; the platform's run-for-me calls it
+    with the probes it stored)."""
     if plan.build.points is not None:
         probe_set.info["points"] = plan.build.points.record()
     if judge is not None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from medprobe.engine.extraction import judge_model
-from medprobe.engine.pipeline import Outcome, RunPlan, _run_built
+from medprobe.engine.pipeline import Outcome, RunPlan, run_built
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.gating import includes_unmeasured
@@ -37,10 +37,10 @@ def check_endpoint_model(model: str) -> str:
 def ask_stored(plan: RunPlan, benchmark: Benchmark) -> Outcome:
     """The engine's run on the benchmark's stored probes, not on a rebuild: the stored ones carry the
     option order the pack shows, which a rebuild would not. (The engine's public ``run`` builds its
-    probes itself; ``_run_built`` is its second half, which asks given ones.)"""
+    probes itself; ``run_built`` is its second half, which asks given ones.)"""
     probe_set = ProbeSet(probes_of(benchmark), GenerationParams.model_validate(benchmark.generation), benchmark.samples,
                          benchmark.setting, dict(benchmark.build_info))
-    return _run_built(plan, get_method(benchmark.method), probe_set, judge_model(plan.build.options))
+    return run_built(plan, get_method(benchmark.method), probe_set, judge_model(plan.build.options))
 
 
 def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> str:

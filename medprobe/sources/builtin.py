@@ -54,7 +54,7 @@ def resolve_kb(spec: str) -> KnowledgeBase:
     path = Path(spec)
     if path.suffix or len(path.parts) > 1:  # written as a file: say that file is missing, not that a name is unknown
         if not path.exists():
-            raise MedprobeError("no such file", file=spec, field="--data")
+            raise MedprobeError("no such file", file=spec, field="--data", hint=_choices())
         if not path.is_file():
             raise MedprobeError("not a file", file=spec, field="--data")
     elif not path.is_file():
