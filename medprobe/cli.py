@@ -705,7 +705,7 @@ def grade_validate_cmd(
 ) -> None:
     """Spearman correlation between clinicians' labels and the graded tiers (paper Table 2)."""
     from medprobe.methods.meddisk.alignment import read_sheet, validate
-    from medprobe.metrics.grading import Thresholds
+    from medprobe.methods.meddisk.grading import Thresholds
 
     result = validate(read_sheet(sheet), Thresholds.load(thresholds) if thresholds else Thresholds.default())
     table = Table("metric", "Spearman rho", "p", "n", "note", title="agreement with clinicians")
@@ -727,9 +727,9 @@ def compare(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="also write the Markdown table here")] = None,
 ) -> None:
     """Welch's t-test per aspect, A against B (paper Table 5; * marks p < 0.05, positive t: A higher)."""
+    from medprobe.methods.meddisk.grading import METRICS, check_metric
     from medprobe.methods.meddisk.runs import comparable_runs, scores_by_aspect
     from medprobe.metrics.compare import welch_by_aspect, welch_table
-    from medprobe.metrics.grading import METRICS, check_metric
 
     names = [check_metric(name) for name in metric or list(METRICS)]
     _refuse_incomplete([run_a, run_b], "compare")

@@ -18,8 +18,7 @@ from medprobe.methods.meddisk.alignment import (
     validation_sample,
     write_sheet,
 )
-from medprobe.metrics.compare import format_t, welch_by_aspect, welch_table
-from medprobe.metrics.grading import (
+from medprobe.methods.meddisk.grading import (
     GRADED_TYPES,
     METRICS,
     Thresholds,
@@ -30,6 +29,7 @@ from medprobe.metrics.grading import (
     tier,
     total_score,
 )
+from medprobe.metrics.compare import format_t, welch_by_aspect, welch_table
 
 DEFAULT = Thresholds.default()
 

@@ -20,8 +20,8 @@ from medprobe.jsonl import write_records
 from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk import METHOD
 from medprobe.methods.meddisk.build import build_probes
+from medprobe.methods.meddisk.grading import Thresholds
 from medprobe.methods.meddisk.instructions import answer_prefix
-from medprobe.metrics.grading import Thresholds
 from medprobe.records import Response
 from medprobe.sources.kb import load_kb
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import pytest
 
 from medprobe.aspects import get_aspect
+from medprobe.methods.meddisk.grading import Thresholds, tier
 from medprobe.methods.meddisk.postprocess import LEAD_IN, postprocess
-from medprobe.metrics.grading import Thresholds, tier
 from medprobe.metrics.similarity import score_pairs
 
 

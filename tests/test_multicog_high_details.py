@@ -17,10 +17,10 @@ from medprobe.methods.multicog.dialogue.agent import Episode
 from medprobe.methods.multicog.dialogue.cases import exam_type, load_cases
 from medprobe.methods.multicog.dialogue.diagnosis import match_diagnosis
 from medprobe.methods.multicog.dialogue.exams import orderable_names, requested_ids
+from medprobe.methods.multicog.dialogue.fullpath import CaseOutcome, bootstrap_over_cases
 from medprobe.methods.multicog.dialogue.imaging import ImageRequest, image_requests
 from medprobe.methods.multicog.dialogue.prompts import HEADERS
 from medprobe.methods.multicog.dialogue.radiology import parse_radiology
-from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases
 from medprobe.metrics.stats import bootstrap_se
 from medprobe.models.random_model import random_reply
 from medprobe.records import AnswerFormat, GenerationParams, Response

@@ -15,6 +15,13 @@ from medprobe.methods.multicog.dialogue.diagnosis import (
     extract_diagnosis,
     match_diagnosis,
 )
+from medprobe.methods.multicog.dialogue.fullpath import (
+    CaseOutcome,
+    complete_index,
+    over_runs,
+    run_scores,
+    type_recall,
+)
 from medprobe.methods.multicog.dialogue.imaging import (
     ImageRequest,
     delivered_exams,
@@ -32,7 +39,6 @@ from medprobe.methods.multicog.dialogue.requests import (
     parse_lab_request,
     request_segment,
 )
-from medprobe.metrics.fullpath import CaseOutcome, complete_index, over_runs, run_scores, type_recall
 
 LAB, IMAGE = "Lab Tests:", "Imaging scans:"
 

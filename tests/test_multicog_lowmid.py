@@ -23,21 +23,21 @@ from medprobe.engine.runner import execute
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, score_lowmid
 from medprobe.methods.multicog.lowmid.generate import parse_distractor, parse_statement
-from medprobe.methods.multicog.lowmid.sources import load_raw
-from medprobe.metrics.multicog import (
+from medprobe.methods.multicog.lowmid.metrics import (
     macro,
     mid_level,
     random_baseline,
     rectification_item_score,
     task_estimate,
 )
+from medprobe.methods.multicog.lowmid.sources import load_raw
+from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.parsing.base import Parsed, Unparsed
 from medprobe.parsing.option_letter import BLANK_REPLY, EMPTY_REPLY, parse_option_letter_mce
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
-from medprobe.parsing.yes_no import parse_answer_existence
 from medprobe.records import GenerationParams, Message, Probe, Request, Response
 
 OPTS = {"A": "alpha", "B": "beta", "C": "gamma", "D": "delta", "E": "epsilon"}
@@ -691,7 +691,7 @@ def test_real_raw_mcqs_reproduce_the_release_questions() -> None:
 
 def test_item_se_is_the_bootstrap_over_items_in_closed_form() -> None:
     """Four items x two repeats: the repeats agree exactly (SE over repeats 0), the items do not."""
-    from medprobe.metrics.multicog import item_se, mid_item_se
+    from medprobe.methods.multicog.lowmid.metrics import item_se, mid_item_se
     from medprobe.metrics.stats import bootstrap_se, mean
 
     by_item = {"a": [1.0, 1.0], "b": [1.0, 0.0], "c": [0.0, 1.0], "d": [0.0, 0.0]}

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from medprobe.methods.multifacet.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.base import Parsed, Unparsed
 from medprobe.parsing.fill import (
     complete_revision_strict,
@@ -14,7 +15,6 @@ from medprobe.parsing.fill import (
     item_rng,
     pad_revision,
 )
-from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.option_letter import (
     maq_options,
     mcq_options,

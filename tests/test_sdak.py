@@ -18,12 +18,10 @@ from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.build import build_probes, load_pairs
+from medprobe.methods.sdak.claim_verdict import parse_claim_verdict, read_verdict
 from medprobe.methods.sdak.claims import TYPES, make_pair
 from medprobe.methods.sdak.from_kb import kb_items
-from medprobe.methods.sdak.release import load_release
-from medprobe.methods.sdak.restatement import states_fact
-from medprobe.methods.sdak.score import score as score_sdak
-from medprobe.metrics.sdak import (
+from medprobe.methods.sdak.metrics import (
     PairVerdicts,
     error_counts,
     error_type,
@@ -32,9 +30,11 @@ from medprobe.metrics.sdak import (
     mean_sd,
     per_type_accuracy,
 )
+from medprobe.methods.sdak.release import load_release
+from medprobe.methods.sdak.restatement import states_fact
+from medprobe.methods.sdak.score import score as score_sdak
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.parsing.base import Parsed, Unparsed
-from medprobe.parsing.claim_verdict import parse_claim_verdict, read_verdict
 from medprobe.records import Response
 from medprobe.sources.kb import load_kb
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from medprobe.gating import item_error_cell
 from medprobe.methods import get_method
-from medprobe.metrics.grading import TIER_POINTS
+from medprobe.methods.meddisk.grading import TIER_POINTS
 from medprobe.records import ItemScore
 from medprobe.report.svg import value_bars
 

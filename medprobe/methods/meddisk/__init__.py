@@ -22,10 +22,10 @@ from medprobe.gating import GATES_KEY, ItemCells, gate_kb, gate_records, record_
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.meddisk import review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
+from medprobe.methods.meddisk.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.methods.meddisk.instructions import template_hash
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
 from medprobe.methods.meddisk.score import score as score_responses
-from medprobe.metrics.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.precision import cell_aspect
 from medprobe.records import Probe, Response
 from medprobe.report.markdown import md_table, pct

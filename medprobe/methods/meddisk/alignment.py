@@ -28,7 +28,7 @@ from scipy.stats import spearmanr
 
 from medprobe import sheets
 from medprobe.errors import MedprobeError
-from medprobe.metrics.grading import (
+from medprobe.methods.meddisk.grading import (
     ALL_TYPES,
     GRADED_TYPES,
     METRIC_RANGES,

@@ -23,10 +23,7 @@ import numpy as np
 
 from medprobe.aspects import AspectType, get_aspect
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
-from medprobe.methods.meddisk.runs import knowledge_digest
-from medprobe.metrics.embedding import cosine_pairs, make_embedder
-from medprobe.metrics.grading import (
+from medprobe.methods.meddisk.grading import (
     METRICS,
     Thresholds,
     distribution,
@@ -35,6 +32,9 @@ from medprobe.metrics.grading import (
     tier,
     total_score,
 )
+from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
+from medprobe.methods.meddisk.runs import knowledge_digest
+from medprobe.metrics.embedding import cosine_pairs, make_embedder
 from medprobe.metrics.similarity import score_pairs
 from medprobe.parsing.reading import NO_REPLY, ReadingTally, not_read
 from medprobe.records import ItemScore, Probe, Response

@@ -24,6 +24,7 @@ from functools import partial
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.methods.multifacet.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.methods.multifacet.questions import FACET_OF, MASTERY_ORDER, TASKS
 from medprobe.metrics.multifacet import (
     letter_set_correct,
@@ -50,7 +51,6 @@ from medprobe.parsing.fill import (
     item_rng,
     pad_revision,
 )
-from medprobe.parsing.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
 from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, Reading, ReadingTally, unread_family
 from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot

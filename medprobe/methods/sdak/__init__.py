@@ -12,7 +12,7 @@ atomic type. ``--setting zero-shot|few-shot`` (zero-shot tests every item; few-s
 validation split apart and draws 3 demos from it anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
 Decoding follows the paper's Appendix E: temperature 0.3, top-k 5, top-p 0.85, repetition
 penalty 1.05 (max 128 new tokens: the verdict and a short reason). Strict scoring reads verdicts
-with ``medprobe.parsing.claim_verdict``; reference-compatible scoring with the authors' prefix rules
+with ``medprobe.methods.sdak.claim_verdict``; reference-compatible scoring with the authors' prefix rules
 (``medprobe.methods.sdak.reference``); every report compares the two readings.
 """
 
@@ -29,10 +29,10 @@ from medprobe.gating import GATES_KEY, ItemCells
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.sdak import review
 from medprobe.methods.sdak.build import DEFAULT_RUNS, READ_TYPES, SETTINGS, build_probes
+from medprobe.methods.sdak.metrics import ERROR_TYPES
 from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
-from medprobe.metrics.sdak import ERROR_TYPES
 from medprobe.precision import cell_aspect
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm

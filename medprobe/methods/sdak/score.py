@@ -1,12 +1,12 @@
 """Scoring SDAK: read each reply's leading verdict (after any reasoning block), pair the factual
 and counterfactual replies of an item in a run, and compute per run: IFR, FactAcc, FactAcc per
-atomic type, and the error type of every missed item (``medprobe.metrics.sdak.error_type``; the
+atomic type, and the error type of every missed item (``medprobe.methods.sdak.metrics.error_type``; the
 reply to the counterfactual claim is checked for a restatement of the fact, which tells
 misinterpretation from sycophancy); then mean ± standard deviation over the runs (paper 004
 Table 4). How each reply was read is tallied per claim half ("factual claims", "counterfactual
 claims"): a model that hedges or answers negated claims in another form shows there.
 
-Every reply is read twice: by the strict reader (``medprobe.parsing.claim_verdict``) and by the
+Every reply is read twice: by the strict reader (``medprobe.methods.sdak.claim_verdict``) and by the
 authors' prefix rules (``medprobe.methods.sdak.reference``). The scoring mode picks which verdicts
 the metrics use (reference-compatible: the authors'); the other reading is kept so that the report
 shows where and why the two disagree, and what IFR and FactAcc would be under the other.
@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.methods.sdak.claim_verdict import read_verdict
 from medprobe.methods.sdak.claims import TYPES
-from medprobe.methods.sdak.reference import AuthorsReading, authors_reading
-from medprobe.methods.sdak.restatement import states_fact
-from medprobe.metrics.sdak import (
+from medprobe.methods.sdak.metrics import (
     RANDOM_FACT_ACC,
     PairVerdicts,
     by_type,
@@ -43,7 +42,8 @@ from medprobe.metrics.sdak import (
     mean_sd,
     per_type_accuracy,
 )
-from medprobe.parsing.claim_verdict import read_verdict
+from medprobe.methods.sdak.reference import AuthorsReading, authors_reading
+from medprobe.methods.sdak.restatement import states_fact
 from medprobe.parsing.fill import item_rng
 from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
 from medprobe.parsing.reply_text import strip_reasoning

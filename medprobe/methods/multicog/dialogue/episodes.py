@@ -28,7 +28,13 @@ from medprobe.methods.multicog.dialogue.diagnosis import (
     extract_diagnosis,
     grade_diagnosis,
 )
-from medprobe.metrics.fullpath import CaseOutcome, bootstrap_over_cases, complete_index, over_runs, run_scores
+from medprobe.methods.multicog.dialogue.fullpath import (
+    CaseOutcome,
+    bootstrap_over_cases,
+    complete_index,
+    over_runs,
+    run_scores,
+)
 from medprobe.parsing.reading import ReadingTally
 from medprobe.records import (
     AnswerFormat,

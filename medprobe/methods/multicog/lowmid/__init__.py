@@ -27,6 +27,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, gate_records
+from medprobe.methods.multicog.lowmid.metrics import LEVEL_OF, TASKS
 from medprobe.methods.multicog.lowmid.results import import_raw
 from medprobe.methods.multicog.lowmid.score import score_lowmid
 from medprobe.methods.multicog.lowmid.sources import N_DEMOS, load_datasets
@@ -38,7 +39,6 @@ from medprobe.methods.multicog.lowmid.tables import (
     question_probe,
     row_questions,
 )
-from medprobe.metrics.multicog import LEVEL_OF, TASKS
 from medprobe.parsing.fill import item_rng
 from medprobe.records import UNBUILT_KEY, Probe
 

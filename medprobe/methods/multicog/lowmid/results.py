@@ -24,6 +24,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines
+from medprobe.methods.multicog.lowmid.metrics import TASKS
 from medprobe.methods.multicog.lowmid.sources import classify, load_release
 from medprobe.methods.multicog.lowmid.tables import (
     ITEM_FIELDS,
@@ -34,7 +35,6 @@ from medprobe.methods.multicog.lowmid.tables import (
     question_probe,
     row_questions,
 )
-from medprobe.metrics.multicog import TASKS
 from medprobe.records import Probe, Response
 from medprobe.sources.result_ids import IdCheck, not_answerable, union
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-from medprobe.metrics.multicog import (
+from medprobe.methods.multicog.lowmid.metrics import (
     LEVEL_OF,
     MID_TASKS,
     TASKS,
@@ -34,6 +34,7 @@ from medprobe.metrics.multicog import (
     rectification_item_score,
     task_estimate,
 )
+from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
 from medprobe.metrics.multifacet import normalized
 from medprobe.parsing.answers import judged_id, question_of, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
@@ -42,7 +43,6 @@ from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
 from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read, unread_family
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
-from medprobe.parsing.yes_no import parse_answer_existence
 from medprobe.records import ItemScore, Probe, Response
 
 

@@ -26,9 +26,9 @@ from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines, read_json
 from medprobe.methods.multicog.lowmid.generate import generate_mid
 from medprobe.methods.multicog.lowmid.kb import kb_dataset
+from medprobe.methods.multicog.lowmid.metrics import TASKS
 from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ, hub_rows, raw_kind, read_raw
 from medprobe.methods.multicog.lowmid.tables import Dataset, Where, check_row
-from medprobe.metrics.multicog import TASKS
 from medprobe.parsing.fill import item_rng
 from medprobe.records import unbuilt_record
 from medprobe.sources.checks import same_ids, unique_ids

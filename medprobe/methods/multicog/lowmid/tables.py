@@ -22,8 +22,8 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.gating import Gate
+from medprobe.methods.multicog.lowmid.metrics import LEVEL_OF
 from medprobe.methods.multifacet.templates import wording
-from medprobe.metrics.multicog import LEVEL_OF
 from medprobe.parsing.option_letter import mcq_options, rq_options
 from medprobe.records import AnswerFormat, Probe
 
