@@ -352,11 +352,10 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     "A: 面瘫\tB: 面部潮红\t…"). A model that echoes the question writes the list after "Options:" /
     "选项：", which read as an answer label ("选项：A") without this; a reply listing *some* options with
     their texts ("A: Fever\nC: Rash") is answering, and is left alone."""
-    entries = {letter: rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}"
-               for letter, option in option_texts.items() if (t := option.strip())}
-    if len(entries) < 2:
-        return text
-    whole = r"[\s;,，；]*".join(entries.values())
+    texts = {letter: t for letter, option in option_texts.items() if (t := option.strip())}
+    if len(texts) < 2 or not all(t in text for t in texts.values()):
+        return text  # no copy of the list can be there: the pattern is built only for replies that may hold one
+    whole = r"[\s;,，；]*".join(rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}" for letter, t in texts.items())
     return re.sub(whole, "\n", text)
 
 
