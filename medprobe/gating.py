@@ -238,12 +238,6 @@ def item_error_cell(summary: Mapping[str, Any]) -> str:
     return f"{100 * found['rate']:.1f}% [{100 * found['low']:.1f}–{100 * found['high']:.1f}]"
 
 
-def includes_unmeasured(build_info: Mapping[str, Any]) -> bool:
-    """Whether a recorded build asked unmeasured aspects (``--include-unmeasured``), so that building it
-    again (the platform's run-for-me) asks the same ones."""
-    return any(record["unmeasured_included"] for record in build_info.get(GATES_KEY, {}).values())
-
-
 def item_cells_of(method: Any, probes: Sequence[Any], build_info: Mapping[str, Any]) -> ItemCells:
     """The method's (KB, aspect, question type) count of its items; nothing for a method without ``item_cells``."""
     counter = getattr(method, "item_cells", None)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
-from medprobe.parsing.answers import KINDS, question_of, read_strict
+from medprobe.parsing.answers import KINDS, conclusion, question_of, read_strict
 from medprobe.parsing.reading import Reading, unread_family
 from medprobe.parsing.verdict_letter import Revision
 from medprobe.precision import wilson
@@ -46,7 +46,9 @@ _INSTRUCTIONS = (
     "Leave your_reading blank to skip a row. Then: medprobe readings score THIS_FILE",
 )
 #: the reviewer's words for the answers, beside the canonical ones
-_WORDS = {"正确": "true", "对": "true", "错误": "false", "错": "false", "是": "yes", "否": "no", "无": NONE, "没有": NONE}
+#: (longest first: 不正确 is a refutation, not 不 + 正确); a revision's correct / incorrect fold onto true / false
+_WORDS = {"不正确": "false", "不对": "false", "正确": "true", "对": "true", "错误": "false", "错": "false", "是": "yes", "否": "no",
+          "无": NONE, "没有": NONE}
 
 
 def shown(value: object, kind: str) -> str:
@@ -67,7 +69,8 @@ def canonical(text: str) -> str:
     clean = unicodedata.normalize("NFKC", text).strip().lower()
     for word, meant in _WORDS.items():
         clean = clean.replace(word, meant)
-    if clean.startswith(("incorrect", "false")) or clean.startswith(("correct", "true")):
+    clean = re.sub(r"^correct\b", "true", re.sub(r"^incorrect\b", "false", clean))
+    if clean.startswith(("false", "true")):
         return re.sub(r"[^a-z]", "", clean)
     letters = re.sub(r"\band\b|和", ",", clean)
     if re.fullmatch(r"[a-e](?:[\s,，、;]*[a-e])*", letters):
@@ -83,13 +86,16 @@ class Row:
 
 
 def _rows(run: RunDir) -> Iterator[Row]:
-    """Every first-sample reply of the run to a question strict reading reads."""
+    """Every first-sample reply of the run to a question strict reading reads, read as the score read it
+    (a chain of thought by its conclusion)."""
+    cot = run.config().setting == "cot-sc"
     responses = {(r.probe_id, r.sample): r for r in run.responses().values()}
     for probe in run.probes():
         response = responses.get((probe.id, 0))
         if probe.answer_format.kind not in KINDS or response is None or response.error is not None:
             continue
-        yield Row(probe, response.text, read_strict(response.text, probe.answer_format, question_of(probe.prompt)))
+        text = conclusion(response.text) if cot else response.text
+        yield Row(probe, response.text, read_strict(text, probe.answer_format, question_of(probe.prompt)))
 
 
 def _family(reading: Reading) -> str:

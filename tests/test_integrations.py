@@ -211,6 +211,8 @@ def test_lm_eval_metrics_equal_medprobe_run(task: str, lm_eval_output: dict[str,
     (results,) = lm_eval_output["folder"].glob("results_*.json")
     reported = json.loads(results.read_text())["results"][f"medprobe_{task}"]
     expected = headline_numbers(TASKS[task][0], runs[task]["metrics"])
+    shown = {k.removesuffix(",none") for k in reported if k.endswith(",none") and "_stderr" not in k} - {"acc"}
+    assert shown == set(expected), "lm-eval reports exactly the method's headline numbers"
     assert _close({k: reported[f"{k},none"] for k in expected}, expected)
 
 

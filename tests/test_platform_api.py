@@ -606,6 +606,7 @@ def test_three_uploads_and_the_model_page_reveal_no_gold(platform: Platform, tmp
         page = eve.get("/models/eve-model")
         assert page.status_code == 200, page.text
         seen[letter] = _mcq_cells(page.text)
+    assert all(seen.values()), "the model page's rows were not found: the attack would see nothing and prove nothing"
 
     def known(cell: str) -> bool:
         return cell.startswith(("✓", "100"))

@@ -84,7 +84,8 @@ def test_scoring_counts_false_reads_and_misses_with_wilson_intervals(tmp_path: P
     assert rate(1, 2) == "1/2 = 50.0% [9.5%, 90.5%]" and rate(0, 0) == "–"
 
 
-@pytest.mark.parametrize(("written", "same_as"), [("C, A", "A,C"), ("Incorrect, C", "incorrect, C"), ("正确", "true"), (" none ", "none"), ("ＣＡ", "A,C"), ("A and C", "A,C"), ("B和D", "B,D")])
+@pytest.mark.parametrize(("written", "same_as"), [("C, A", "A,C"), ("Incorrect, C", "incorrect, C"), ("正确", "true"), (" none ", "none"), ("ＣＡ", "A,C"), ("A and C", "A,C"), ("B和D", "B,D"),
+                                                 ("错误，C", "incorrect, C"), ("正确", "correct"), ("不正确", "false"), ("incorrect", "false")])
 def test_the_reviewer_may_write_a_reading_in_several_ways(written: str, same_as: str) -> None:
     assert canonical(written) == canonical(same_as)
 

@@ -120,7 +120,6 @@ def test_the_set_covers_every_rule() -> None:
     assert {'"正确" in first 5, no "不正确"', '"是的" in first 3', '"是正确的" in first 10', '"错误" in first 3',
             '"不正确" in first 10', '"这个说法是错误的" in first 10', '"不完全正确" in first 10', '"不是" in first 5'} <= rules
     # "这个说法是不正确的" within 10 always holds "不正确" within 10, which the script tries first: it never decides
-    assert len(CASES) * 2 >= 100
 
 
 def claim_line(n: int, polarity: str) -> dict[str, Any]:

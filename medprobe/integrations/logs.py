@@ -11,12 +11,12 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.integrations.harness import probe_set_of, responses_of
+from medprobe.jsonl import read_text
 from medprobe.methods import ProbeSet
 from medprobe.records import Probe, Response
 
 INSPECT_LOG = "inspect-log"
 LM_EVAL_SAMPLES = "lm-eval-samples"
-FORMATS = (INSPECT_LOG, LM_EVAL_SAMPLES)
 
 
 def read_harness_results(fmt: str, path: Path, method: str) -> tuple[ProbeSet, list[Response], str, dict[str, Any]]:
@@ -63,7 +63,7 @@ def _lm_eval_samples(path: Path) -> tuple[Mapping[str, Any], list[Probe], dict[s
     replies as generated) and ``filtered_resps``; the task folder keeps the replies unfiltered."""
     header: Mapping[str, Any] | None = None
     probes, replies = [], {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip():
             continue
         try:

@@ -80,7 +80,7 @@ class StatusError(Exception):
     """An HTTP error status; retried only as :class:`RetryableStatus`."""
 
     def __init__(self, status: int, body: str) -> None:
-        super().__init__(f"HTTP {status}: {body[:300]}")
+        super().__init__(f"HTTP {status}: {redacted(body)[:300]}")  # a server's error page may echo a key back
         self.status = status
 
 
@@ -158,7 +158,7 @@ def read_reply(body: bytes) -> tuple[str, str | None, _Usage]:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise UnreadableReply(f"unreadable reply: {where + ': ' if where else ''}{first['msg']}: {body[:200]!r}") from None
+        raise UnreadableReply(f"unreadable reply: {where + ': ' if where else ''}{first['msg']}: {redacted(body)[:200]!r}") from None
     if not reply.choices:
         raise UnreadableReply("unreadable reply: no choices")
     choice = reply.choices[0]
@@ -410,7 +410,7 @@ class OpenAIBackend:
                 self.limiter.throttled()
             raise RetryableStatus(status, content.decode("utf-8", "replace"), _retry_after(retry_after))
         if status >= 400:
-            raise StatusError(status, redacted(content.decode("utf-8", "replace")))
+            raise StatusError(status, content.decode("utf-8", "replace"))
         read = read_reply(content)
         self.limiter.succeeded()
         return read

@@ -35,6 +35,7 @@ from medprobe.parsing.reading import (
     CONFLICT,
     DIFFERENT,
     FINAL,
+    HEDGED,
     IMPLIED,
     LABELLED,
     LEADING,
@@ -416,14 +417,14 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
     one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
     found the answer names the family (bare > leading > labelled > final statement > option text > implied)."""
     if not statements:
-        return Reading(None, UNPARSED, "hedged, no committed answer" if hedged(text[:300]) else f"no {what} found")
+        return Reading(None, UNPARSED, f"{HEDGED}, no committed answer" if hedged(text[:300]) else f"no {what} found")
     unread = [s for s in statements if s.value is None]
     if unread:
         why = next((s.why for s in unread if s.why), "")
         several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
         return Reading(None, UNPARSED, why or f"{several} in one answer")
     if any(hedged(s.sentence) for s in statements):
-        return Reading(None, UNPARSED, "hedged answer")
+        return Reading(None, UNPARSED, f"{HEDGED} answer")
     values = {s.value for s in statements}
     if len(values) > 1:
         kind = BOTH_VERDICTS if what in _VERDICTS else DIFFERENT

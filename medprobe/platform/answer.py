@@ -21,7 +21,7 @@ from medprobe.engine.cache import ResponseCache
 from medprobe.engine.pipeline import PromptStyle, RequestsFor
 from medprobe.engine.runner import RunStats, execute
 from medprobe.errors import MedprobeError
-from medprobe.jsonl import JsonlAppender
+from medprobe.jsonl import JsonlAppender, read_text
 from medprobe.models import make_backend
 from medprobe.records import AnswerFormat, GenerationParams, Probe, Response, request_id
 
@@ -39,7 +39,7 @@ def read_pack(path: Path) -> Pack:
     if path.suffix.lower() == ".csv":
         raise MedprobeError("medprobe answer reads the JSONL pack", field="PACK", hint="download pack.jsonl from the benchmark's page")
     probes, samples, generations = [], set(), set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -62,7 +62,7 @@ def _answered(out: Path) -> set[str]:
     if not out.exists():
         return set()
     done = set()
-    for line in out.read_text(encoding="utf-8").splitlines():
+    for line in read_text(out).splitlines():
         try:
             row = json.loads(line)
             done.add(request_id(row["probe_id"], int(row.get("sample", 0))))
@@ -78,7 +78,7 @@ def answer_pack(pack_path: Path, model: str, out: Path, *, model_options: dict[s
     if pack.generation is None:
         raise MedprobeError(f"{pack_path.name} does not carry the benchmark's decoding parameters (a pack from before they were added)",
                             field="PACK", hint="download the pack again from the benchmark's page")
-    backend = make_backend(model, model_options, seed=seed)
+    backend = make_backend(model, model_options, seed=seed, prompt_style=style)
     cache = ResponseCache() if use_cache else None
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _answered(out)

@@ -190,12 +190,11 @@ def overview(benchmarks: list[Any], submissions: list[Any]) -> tuple[list[dict[s
             continue
         names[sub.benchmark.slug] = figure[0]
         row = by_model.setdefault((sub.model_name, sub.organisation), {"model": sub.model_name, "organisation": sub.organisation,
-                                                                      "verified": False, "cells": {}})
+                                                                      "cells": {}})
         best = row["cells"].get(sub.benchmark.slug)
         if best is None or figure[1] > best["value"]:
             row["cells"][sub.benchmark.slug] = {"value": figure[1], "text": figure_text(sub.benchmark.method, figure[1]),
                                                 "submission": sub.id, "verified": verified(sub)}
-        row["verified"] = row["verified"] or verified(sub)
     slugs = [b.slug for b in benchmarks if b.slug in names]
     rows = sorted(by_model.values(), key=lambda r: (-len(r["cells"]), r["model"].lower()))
     return rows, {slug: names[slug] for slug in slugs}

@@ -15,7 +15,6 @@ from medprobe.engine.extraction import judge_model
 from medprobe.engine.pipeline import Outcome, RunPlan, run_built
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
-from medprobe.gating import includes_unmeasured
 from medprobe.methods import ProbeSet, get_method
 from medprobe.platform.answers import Answers
 from medprobe.platform.benchmarks import BenchmarkSpec, build_options, probes_of, public_id
@@ -57,8 +56,7 @@ def run_endpoint(sessions: SessionFactory, submission_id: int, runs: Path) -> st
             if endpoint is None:
                 raise MedprobeError("the endpoint was removed")
             spec = BenchmarkSpec(slug=benchmark.slug, title=benchmark.title, method=benchmark.method, data=benchmark.data,
-                                 seed=benchmark.seed, size=benchmark.size, setting=benchmark.setting, options=dict(benchmark.options),
-                                 include_unmeasured=includes_unmeasured(benchmark.build_info))
+                                 seed=benchmark.seed, size=benchmark.size, setting=benchmark.setting, options=dict(benchmark.options))
             plan = RunPlan(method=benchmark.method, build=build_options(spec), model=endpoint.model,
                            model_options={"key_env": endpoint.key_env} if endpoint.key_env else {},
                            out=runs / f"submission-{submission.id}", progress=False,

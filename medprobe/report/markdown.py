@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from medprobe.parsing.reading import family_order, not_read
+from medprobe.parsing.reading import UNREAD_KINDS, family_order, not_read
 from medprobe.records import RunConfig
 
 
@@ -76,7 +76,6 @@ def reading_section(reading: dict[str, dict[str, int]]) -> str:
                      pct(failed / total) if total else "–"])
     intro = ("Share of replies (%) read by each rule family; *parse failures* are the replies no rule "
              "and no judge read (they count as wrong unless the scoring mode fills them at random, as the published scripts do). "
-             "An *unparsed: …* column counts unread replies by why: both verdicts, several options, letter and text "
-             "disagree, none of the options, other questions, different answers, hedged.")
+             "An *unparsed: …* column counts unread replies by why: " + ", ".join(UNREAD_KINDS) + ".")
     return "\n".join(["## How answers were read", "", intro, "",
                       md_table(["task", "replies", *families, "parse failures"], rows)])
