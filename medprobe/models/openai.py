@@ -158,7 +158,7 @@ def read_reply(body: bytes) -> tuple[str, str | None, _Usage]:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise UnreadableReply(f"unreadable reply: {where + ': ' if where else ''}{first['msg']}: {redacted(body)[:200]!r}") from None
+        raise UnreadableReply(f"unreadable reply: {where + ': ' if where else ''}{first['msg']}: {redacted(body.decode('utf-8', 'replace'))[:200]!r}") from None
     if not reply.choices:
         raise UnreadableReply("unreadable reply: no choices")
     choice = reply.choices[0]
