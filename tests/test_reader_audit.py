@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from medprobe.cli import app
 from medprobe.jsonl import write_records
 from medprobe.reader_audit import audit_sheet, canonical, rate, score_sheet, worst
-from medprobe.records import AnswerFormat, Probe, Response
+from medprobe.records import AnswerFormat, Probe, Response, RunConfig
 
 TEXTS = {"A": "Fever", "B": "Riboflavin", "C": "Cholesterol embolization", "D": "Dabigatran"}
 REPLIES = {
@@ -26,10 +26,11 @@ REPLIES = {
 }
 
 
-def _run(tmp_path: Path) -> Path:
+def _run(tmp_path: Path, setting: str | None = None) -> Path:
     run = tmp_path / "run"
     run.mkdir()
-    (run / "config.json").write_text("{}")
+    config = RunConfig(method="multifacet", command=["medprobe", "run"], created="2026-01-01T00:00:00+00:00", setting=setting)
+    (run / "config.json").write_text(config.model_dump_json())
     mcq = AnswerFormat(kind="option_letter", options=list(TEXTS), option_texts=TEXTS)
     tf = AnswerFormat(kind="true_false", options=[], option_texts={})
     probes = [Probe(id=pid, method="multifacet", knowledge_point="k", facet="MCQ" if pid[0] == "m" else "TFQ",
@@ -102,3 +103,15 @@ def test_the_cli_writes_and_scores_a_sheet(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["readings", "score", str(sheet)])
     assert result.exit_code == 0, result.output
     assert "1/1 = 100.0%" in result.output and "json" in result.output
+
+
+def test_a_chain_of_thought_is_read_by_its_conclusion_as_the_score_reads_it(tmp_path: Path) -> None:
+    """On a cot-sc run the score reads a chain's conclusion; the sheet showed the whole chain's reading."""
+    run = _run(tmp_path, setting="cot-sc")
+    chain = "Answer: A is tempting at first. Therefore the answer is C."
+    write_records(run / "responses.jsonl", [Response(probe_id="m1", text=chain)])
+    sheet = tmp_path / "sheet.csv"
+    audit_sheet(run, sheet, sample=None)
+    lines = sheet.read_text(encoding="utf-8-sig").splitlines(keepends=True)
+    rows = list(csv.DictReader([line for line in lines if not line.startswith(('"#', "#"))]))
+    assert [(row["id"], row["reading"]) for row in rows] == [("m1", "C")]
