@@ -38,10 +38,10 @@ CONFIDENCES = ("high", "medium", "low")
 SHIP_LOWER_BOUND = 0.90
 Z95 = 1.959963984540054
 READINGS_DIR = Path(__file__).parent / "readings"
-#: language -> the id prefix of a built-in KB's common diseases (English: the catalogue's ``ICD10:…`` diseases;
-#: every other one is a rare disease of HPO)
-COMMON_PREFIX = {"en": "ICD10:"}
-RARE = " (rare diseases)"
+#: language -> the cell suffix of a built-in KB's diseases outside the English catalogue of common diseases
+#: (``common_disease``): in English HPO's rare diseases, in Chinese the graph's diseases the catalogue does not
+#: confirm (``cmekg_confirm``)
+OUTSIDE_CATALOGUE = {"en": " (rare diseases)", "zh": " (unconfirmed)"}
 
 
 @dataclass(frozen=True)
@@ -118,13 +118,24 @@ class ErrorEstimate:
         return {"rate": self.rate, "low": self.low, "high": self.high, "items": self.items, "unmeasured": self.unmeasured}
 
 
+def common_disease(language: str, disease_id: str) -> bool:
+    """Whether a built-in KB's disease is one of the English catalogue of common diseases: in English the
+    catalogue's own ``ICD10:…`` diseases (every other one is a rare disease of HPO), in Chinese a disease whose
+    primary symptoms the catalogue confirms (``cmekg_confirm.catalogue_knows``)."""
+    if language == "en":
+        return disease_id.startswith("ICD10:")
+    from medprobe.sources.cmekg_confirm import catalogue_knows
+
+    return language == "zh" and catalogue_knows(disease_id)
+
+
 def cell_aspect(language: str, disease_id: str, aspect: str) -> str:
-    """The table's name for the aspect of a knowledge point (``disease_id``/``aspect``): where a language
-    sets common diseases apart (``COMMON_PREFIX``), a rare disease's aspect is a cell of its own
-    ("primary_symptoms (rare diseases)"), since blind readers can vouch for what is known of common diseases
-    and seldom for a rare syndrome's findings."""
-    prefix = COMMON_PREFIX.get(language)
-    return aspect if prefix is None or disease_id.startswith(prefix) else aspect + RARE
+    """The table's name for the aspect of a knowledge point (``disease_id``/``aspect``): a disease outside the
+    catalogue of common diseases has cells of its own ("primary_symptoms (rare diseases)" in English,
+    "primary_symptoms (unconfirmed)" in Chinese), since blind readers can vouch for what is known of common
+    diseases and seldom for a rare syndrome's findings, and a second source confirms only common ones' keys."""
+    suffix = OUTSIDE_CATALOGUE.get(language)
+    return aspect if suffix is None or common_disease(language, disease_id) else aspect + suffix
 
 
 def point_cell(language: str, point_id: str) -> str:

@@ -14,7 +14,7 @@ from medprobe.sources.cmekg_values import regions, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 SPELLINGS = ["轻度食欲下降", "发烧", "全身乏力", "反复头晕"]
-UNRELATED = ["关节痛", "皮疹", "耳鸣", "视物模糊"]
+UNRELATED = ["关节痛", "瘙痒", "鼻出血", "视物模糊"]
 
 
 def _disease(i: int, values: list[str]) -> Disease:

@@ -90,12 +90,13 @@ BODY_REGIONS: dict[str, re.Pattern[str]] = {
 }
 #: lesion words that, bare, name no site and so no finding a clinician could check (``cmekg_symptoms``)
 LESIONS = frozenset({"出血", "水肿", "溃疡", "结节", "充血", "坏死", "痉挛", "渗出", "糜烂", "破溃"})
-#: findings of the whole body, the mind and the vital signs, pain, swelling or discomfort of a part, and any
+#: findings of the whole body, the mind and the vital signs (flushing, like pallor, goes with fever and emotion; a
+#: weakness of the muscles is a fatigue), pain, swelling, oedema or discomfort of a part, and any
 #: disorder of an organ (焦虑不安, 性格改变, 四肢发凉, 心率加快, 局部皮肤红肿, 眼部异常, 神经功能障碍): many diseases have them whether or not a page lists them, so the
 #: KB's incomplete lists can never call one wrong for a disease (``general_finding``)
 _GENERAL_FINDING = re.compile(
     r"焦虑|烦躁|狂躁|躁动|性格|情绪|情感|精神|淡漠|抑郁|言语|语言|注意力|记忆|智力|学习|失眠|嗜睡|睡眠|兴奋|紧张|恐惧|"
-    r"发凉|发冷|冰冷|厥冷|畏寒|怕冷|寒战|红肿|肿胀|疼痛|不适|乏力|无力|疲|倦|发热|高热|低热|体温|消瘦|体重|食欲|休克|"
+    r"发凉|发冷|冰冷|厥冷|畏寒|怕冷|寒战|红肿|肿胀|水肿|潮红|肌力|疼痛|不适|乏力|无力|疲|倦|发热|高热|低热|体温|消瘦|体重|食欲|休克|"
     r"昏迷|意识|心率|脉搏|血压|呼吸[加急增快]|出汗|多汗|盗汗|自汗|苍白|头晕|头昏|头痛|眩晕|口渴|口干|体力|虚弱|软弱|困重|身重|湿冷|毛细血管|"
     r"(部|功能)(异常|障碍|紊乱|失调)$|(病变|损害|改变)$"
 )
@@ -220,6 +221,20 @@ def related_to_any(candidate: str, own: Iterable[str]) -> bool:
 def regions(text: str) -> frozenset[str]:
     """The ``BODY_REGIONS`` a Chinese term names (腹泻: abdomen; 胸闷心悸: chest; 烧灼: none)."""
     return frozenset(name for name, words in BODY_REGIONS.items() if words.search(text))
+
+
+def regions_of(findings: Iterable[str]) -> frozenset[str]:
+    """The body regions a disease's findings name, together (``regions``)."""
+    return frozenset().union(*map(regions, findings))
+
+
+def shares_a_region(candidate: str, own: frozenset[str]) -> bool:
+    """Whether a candidate wrong finding names one of a disease's body regions (``own``, from ``regions_of``) or
+    names none, so that its region cannot be told: a disease whose listed findings name no eye is safely asked
+    about 畏光, but an unlisted finding of a region the disease shows findings in may be one the page left out
+    (尿道刺痒 beside 尿频 and 尿痛)."""
+    found = regions(candidate)
+    return not found or not found.isdisjoint(own)
 
 
 #: treatments Chinese medicine gives for many diseases (针灸治疗, 心理治疗, 物理疗法, 饮食疗法, 康复训练)

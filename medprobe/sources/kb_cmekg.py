@@ -249,7 +249,7 @@ class _Cleaner:
         if symptom_page(name, po, self.vocabulary):
             self.noise["subject: a symptom page"] += 1
             return None
-        synonyms = self._synonyms(name, po)
+        synonyms = disease_synonyms(name, po)
         own = (name, *synonyms, *_for_anyone(name))
         findings: dict[str, list[str]] = {"laboratory": [], "auxiliary": [], "physical": []}
         sufferer = Sufferer(skin=is_skin_disease(po), child=is_child_disease(name, po))
@@ -436,9 +436,12 @@ class _Cleaner:
         self.noise["examinations: near duplicate"] += len(dropped)
         return merged
 
-    def _synonyms(self, name: str, po: dict[str, list[str]]) -> tuple[str, ...]:
-        names = (p.strip() for v in _objects(po, SYNONYM_PREDICATES) for p in re.split(r"[、，,；;]", re.sub(r"[（(][^）)]*[）)]", "", v)))
-        return tuple(unique(p for p in names if p and p != name))
+
+
+def disease_synonyms(name: str, po: dict[str, list[str]]) -> tuple[str, ...]:
+    """A page's other names (别称, 英文名称, …), asides in brackets dropped, one per list item."""
+    names = (p.strip() for v in _objects(po, SYNONYM_PREDICATES) for p in re.split(r"[、，,；;]", re.sub(r"[（(][^）)]*[）)]", "", v)))
+    return tuple(unique(p for p in names if p and p != name))
 
 
 def _restates(value: str, name: str) -> bool:

@@ -38,17 +38,19 @@ from medprobe.gating import kb_origin
 from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
 from medprobe.parsing.fill import item_rng
-from medprobe.precision import COMMON_PREFIX, cell_aspect
+from medprobe.precision import cell_aspect, common_disease
 from medprobe.records import AnswerFormat, KnowledgePoint
 from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES, family_values
 from medprobe.sources.cmekg_codes import department_systems
-from medprobe.sources.cmekg_keys import ChineseKeys
+from medprobe.sources.cmekg_keys import ChineseKeys, not_a_finding
 from medprobe.sources.cmekg_values import (
     age_or_sex_group,
     drug_class,
     general_finding,
     general_treatment,
+    regions_of,
+    shares_a_region,
 )
 from medprobe.sources.cmekg_values import related_to_any as zh_related_to_any
 from medprobe.sources.drug_classes import broad_use, drug_class_en
@@ -58,7 +60,7 @@ from medprobe.sources.kb import Disease, KnowledgeBase
 
 #: per language, bump whenever the questions built from a built-in KB of that language change, so that blind
 #: readings of older questions no longer count as the precision of these (``medprobe.precision``)
-BUILDER_VERSIONS = {"en": 3, "zh": 4}
+BUILDER_VERSIONS = {"en": 3, "zh": 8}
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
 N_DEMOS = 5
@@ -88,7 +90,12 @@ GENERAL_PEOPLE: dict[str, Callable[[str], bool]] = {"zh": age_or_sex_group}
 #: incomplete list of a disease's findings in one organ does not make another finding of that organ false
 SAME_SYSTEM: dict[str, tuple[Callable[[Iterable[str]], frozenset[str]], Callable[[str, frozenset[str]], bool]]] = {
     "en": (hpo_terms.systems, hpo_terms.shares_a_system),
+    "zh": (regions_of, shares_a_region),
 }
+#: language -> whether a candidate wrong finding is no finding of its own (``cmekg_keys.not_a_finding``: a disease,
+#: a body part, a tongue or pulse sign of Chinese medicine): such an option is not the kind of thing asked, or
+#: belongs to a pattern rather than a disease
+NOT_A_FINDING: dict[str, Callable[[str], bool]] = {"zh": not_a_finding}
 #: aspect family (``audit_rules.FAMILIES``) -> the language's test for a value any disease may have
 GENERAL_BY_FAMILY = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTMENT, "treatment": GENERAL_TREATMENT, "people": GENERAL_PEOPLE}
 #: an entity that at least this share of the aspect's diseases (and NONSPECIFIC_MIN) have is never a
@@ -96,12 +103,17 @@ GENERAL_BY_FAMILY = {"findings": GENERAL_FINDING, "departments": GENERAL_DEPARTM
 #: a disease merely because the KB does not list it
 NONSPECIFIC_SHARE = 0.01
 NONSPECIFIC_MIN = 10
+#: language -> the fewest diseases of a built-in KB that must list a finding before it is a wrong option (in
+#: Chinese: a term that one to three pages of the graph use, such as 近视弧, 鼻充血 or 阴虱, is a page's phrase or
+#: no finding at all, and a reader cannot tell it wrong for sure); a user's KB lists what its author meant to
+#: list, and a small one would have no wrong options left
+RECOGNISED_MIN = {"zh": 4}
 #: two diseases that share a department are related, unless at least this share of the diseases have it
 BROAD_DEPARTMENT = 0.2
 #: language -> the body systems a department's name says it treats: for Chinese, two diseases of 心内科 and
 #: 心血管外科, or of 心内科 and an ICD-10 circulatory code, are related like two of one department
 DEPARTMENT_SYSTEMS: dict[str, Callable[[str], list[str]]] = {"zh": department_systems}
-#: language -> the share of a sampled build's points drawn from common diseases (``precision.COMMON_PREFIX``):
+#: language -> the share of a sampled build's points drawn from common diseases (``precision.common_disease``):
 #: half, in English, where the 157 common diseases are 1.4% of the KB (see README)
 COMMON_SHARE = {"en": 0.5}
 #: language -> whether a built-in KB's disease is asked at all: in Chinese, only a disease the graph gives an
@@ -131,6 +143,8 @@ class AspectIndex:
     kin: dict[str, set[str]] = field(default_factory=dict)
     departments: dict[str, frozenset[str]] = field(default_factory=dict)
     name_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the fewest diseases that must list a finding before it is a wrong option (``RECOGNISED_MIN``, built-in KBs only)
+    recognised: int = 1
 
 
 def _departments(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
@@ -164,7 +178,8 @@ def _similar_names(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def index_kb(kb: KnowledgeBase, aspects: set[str]) -> dict[str, AspectIndex]:
     departments, names = _departments(kb), _name_words(kb)
-    index: dict[str, AspectIndex] = defaultdict(lambda: AspectIndex(departments=departments, name_words=names))
+    recognised = RECOGNISED_MIN.get(kb.language, 1) if kb_origin(kb).builtin else 1
+    index: dict[str, AspectIndex] = defaultdict(lambda: AspectIndex(departments=departments, name_words=names, recognised=recognised))
     for disease in kb.diseases:
         for key in aspects:
             values = disease.values(key)
@@ -210,6 +225,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
     family = FAMILIES.get(kp.aspect or "", "")
     general = GENERAL_BY_FAMILY.get(family, {}).get(kp.meta.get("language", ""))
     same_system = SAME_SYSTEM.get(kp.meta.get("language", "")) if family == "findings" else None
+    not_finding = NOT_A_FINDING.get(kp.meta.get("language", "")) if family == "findings" else None
+    fewest = entry.recognised if family == "findings" else 1
     common = max(NONSPECIFIC_MIN, NONSPECIFIC_SHARE * len(entry.sets))
     related: dict[str, bool] = {}
     own_systems: frozenset[str] | None = None  # worked out once, for the first candidate that needs it
@@ -233,7 +250,8 @@ def distractors(entry: AspectIndex, kp: KnowledgePoint, rng: random.Random, n: i
         if norm in seen or norm in kin:
             continue
         seen.add(norm)
-        if len(entry.owners[norm]) >= common or (general is not None and general(norm)):
+        owners = len(entry.owners[norm])
+        if owners >= common or owners < fewest or (general is not None and general(norm)) or (not_finding is not None and not_finding(norm)):
             continue
         # cheapest first: the organ systems are worked out once, relatedness is cached per disease, the name
         # and ontology checks are not
@@ -363,18 +381,19 @@ class QuestionPoints:
         return [self.point(d, key) for d, key, n in self.kb.point_sizes() if n and self.asks(d)]
 
 
-def _with_common_share(candidates: list[tuple[Disease, str]], prefix: str, share: float) -> list[tuple[Disease, str]]:
+def _with_common_share(candidates: list[tuple[Disease, str]], share: float) -> list[tuple[Disease, str]]:
     """The shuffled candidates reordered so that every first N of them hold ``share`` of points of common
     diseases while those last (each group keeps its shuffled order): a sample of the KB otherwise
     reflects its make-up, 98% rare syndromes in English, and never reaches the diseases most patients have."""
-    frequent = iter([c for c in candidates if c[0].id.startswith(prefix)])
-    rare = iter([c for c in candidates if not c[0].id.startswith(prefix)])
+    common = [common_disease(d.language, d.id) for d, _ in candidates]
+    frequent = iter([c for c, yes in zip(candidates, common, strict=True) if yes])
+    rare = iter([c for c, yes in zip(candidates, common, strict=True) if not yes])
     out: list[tuple[Disease, str]] = []
     taken = 0
     for _ in candidates:
         first, second = (frequent, rare) if taken < share * (len(out) + 1) else (rare, frequent)
         pick = next(first, None) or next(second)
-        taken += pick[0].id.startswith(prefix)
+        taken += common_disease(pick[0].language, pick[0].id)
         out.append(pick)
     return out
 
@@ -417,7 +436,7 @@ def build_kb_questions(
         skipped["aspect or disease not asked"] = len(sizes) - len(asked)
     random.Random(seed).shuffle(candidates)
     if kb.language in COMMON_SHARE and askable.builtin and points is None:
-        candidates = _with_common_share(candidates, COMMON_PREFIX[kb.language], COMMON_SHARE[kb.language])
+        candidates = _with_common_share(candidates, COMMON_SHARE[kb.language])
     wanted = None if points is None else set(points)
     tested_diseases = set() if wanted is None else {point.rsplit("/", 1)[0] for point in wanted}
     limit = limit if wanted is None else len(wanted)
