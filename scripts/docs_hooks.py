@@ -20,14 +20,13 @@ CLI_MARKER = "<!-- cli-reference -->"
 PRECISION_MARKER = "<!-- kb-precision -->"
 
 
-def _root_command() -> Any:
+def _app() -> Any:
+    """The Typer app of this checkout."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    import typer
-
     from medprobe.cli import app
 
-    return typer.main.get_command(app)  # type: ignore[return-value]
+    return app
 
 
 def _cell(text: object) -> str:
@@ -66,14 +65,16 @@ def _command_section(command: Any, path: list[str], parent: Any) -> list[str]:
 
 def cli_reference() -> str:
     """Markdown for every command and sub-command, in the order ``--help`` lists them."""
-    return "\n".join(_command_section(_root_command(), ["medprobe"], None))
+    import typer
+
+    return "\n".join(_command_section(typer.main.get_command(_app()), ["medprobe"], None))
 
 
 def precision_table() -> str:
     """The shipped blind-read precision per cell, from ``medprobe kb precision --json``."""
     from typer.testing import CliRunner
 
-    result = CliRunner().invoke(_root_command(), ["kb", "precision", "--json"])
+    result = CliRunner().invoke(_app(), ["kb", "precision", "--json"])
     if result.exit_code != 0:
         raise RuntimeError(f"medprobe kb precision --json failed: {result.output}")
     rows: list[dict[str, Any]] = json.loads(result.stdout)
