@@ -39,7 +39,7 @@ def _param_row(param: Any, ctx: Any) -> str:
     """One parameter as ``--help`` shows it (names, value, meaning, default, range). Typer ships its own
     copy of click, so commands and parameters are read by their methods, not by click's classes."""
     names, meaning = param.get_help_record(ctx)
-    return f"| `{_cell(names)}` | {_cell(meaning)} |"
+    return f"| `{' '.join(names.split())}` | {_cell(meaning)} |"
 
 
 def _command_section(command: Any, path: list[str], parent: Any) -> list[str]:

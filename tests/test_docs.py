@@ -130,3 +130,18 @@ def test_the_readme_is_short_and_its_links_lead_into_the_docs() -> None:
     assert any(t.startswith("docs/") for t in local)
     missing = [t for t in local if not (ROOT / t).exists()]
     assert missing == []
+
+
+def test_no_page_holds_text_that_markdown_would_take_for_an_html_tag() -> None:
+    """Outside code, "<organ>" is read as an HTML tag and vanishes from the page: write &lt;organ&gt;."""
+    tag = re.compile(r"<[A-Za-z/][^>]*>")
+    found = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        in_fence = False
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("```"):
+                in_fence = not in_fence
+            prose = re.sub(r"`[^`]*`", "", line)
+            if not in_fence and tag.search(prose):
+                found.append(f"{page.relative_to(ROOT)}:{number}: {tag.search(prose).group()}")
+    assert found == []
