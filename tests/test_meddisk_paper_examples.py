@@ -3,8 +3,8 @@ the post-processed reply, its tier), in English as printed and in a Chinese rend
 
 The paper's post-processing used a medical NER model; medprobe's is rule-based. Each example states
 the text medprobe scores and the BLEU-1 and ROUGE-1 tiers it gets against the ground truth (paper
-Table 12 thresholds). Where either differs from the paper, ``differs`` says why (the README's
-MedDisKEval section shows the same table with the cosine column).
+Table 12 thresholds). Where either differs from the paper, ``differs`` says why (the MedDisKEval page,
+docs/methods/meddisk.md, shows the same table with the cosine column).
 """
 
 from __future__ import annotations

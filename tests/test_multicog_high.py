@@ -340,7 +340,7 @@ def test_every_dialogue_turn_is_read_as_one_family(pneumonia: Case) -> None:
     assert ep.readings == ["no reply"]
 
 
-def test_the_stop_rule_budget_and_finish_are_what_the_readme_says(pneumonia: Case) -> None:
+def test_the_stop_rule_budget_and_finish_are_what_the_docs_say(pneumonia: Case) -> None:
     ep = episode(pneumonia)
     for _ in range(MAX_INVALID_IN_A_ROW - 1):
         say(ep, "hmm")
@@ -351,7 +351,7 @@ def test_the_stop_rule_budget_and_finish_are_what_the_readme_says(pneumonia: Cas
     assert "Diagnosis:" in say(ep, "Rationale: x\nAction: OUTPUT")
     say(ep, "Diagnosis: pneumonia")
     assert ep.status == "done", "after OUTPUT a diagnosis without a treatment finishes"
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
-    assert f"after {MAX_TURNS} model turns" in readme and f"after {MAX_INVALID_IN_A_ROW} invalid replies in a row at any turn" in readme
-    assert f"Each reply may use up to {DEFAULT_GENERATION.max_tokens} tokens" in readme
-    assert "4 invalid replies" not in readme
+    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "methods" / "multicog.md").read_text(encoding="utf-8").split())
+    assert f"after {MAX_TURNS} model turns" in page and f"after {MAX_INVALID_IN_A_ROW} invalid replies in a row at any turn" in page
+    assert f"Each reply may use up to {DEFAULT_GENERATION.max_tokens} tokens" in page
+    assert "4 invalid replies" not in page
