@@ -67,3 +67,20 @@ def test_wrong_findings_come_from_other_regions_and_are_listed_by_several_diseas
 def test_a_chinese_disease_outside_the_catalogue_has_cells_of_its_own() -> None:
     assert cell_aspect("zh", "CMeKG:克罗恩病", "primary_symptoms") == "primary_symptoms"
     assert cell_aspect("zh", "CMeKG:胆道蛔虫病", "primary_symptoms") == "primary_symptoms (unconfirmed)"
+
+
+def test_meddisk_on_the_chinese_kb_asks_measured_diseases_and_scores_against_confirmed_symptoms() -> None:
+    """A gated MedDisKEval build samples only diseases it will ask, and a recall is scored against the symptoms
+    the readings measured, not the graph's whole list."""
+    from medprobe.methods.meddisk.build import build_probes
+    from medprobe.sources.builtin import resolve_kb
+
+    zh = resolve_kb("builtin:zh")
+    probes, info = build_probes(zh, limit=5, seed=0, setting="instruct", aspects={"primary_symptoms"})
+    # five catalogue diseases drawn; one the catalogue confirms no symptom of is skipped, and says so
+    assert len(probes) + info["skipped"].get("primary_symptoms: no value a question may key", 0) == 5
+    diseases = {d.id: d for d in zh.diseases}
+    for probe in probes:
+        disease = diseases[probe.meta["disease_id"]]
+        assert probe.gold["value"] == confirmed_symptoms(disease, disease.values("primary_symptoms"))
+        assert len(probe.gold["value"]) < len(disease.values("primary_symptoms"))

@@ -19,6 +19,7 @@ from typing import Any
 
 from medprobe.aspects import ASPECTS, AspectType
 from medprobe.methods.meddisk.instructions import EXAMPLES, SEPARATOR, answer_prefix, instruction, question
+from medprobe.methods.multifacet.from_kb import QuestionPoints
 from medprobe.precision import cell_aspect
 from medprobe.records import AnswerFormat, GenerationParams, Probe
 from medprobe.sources.kb import AspectValue, Disease, KnowledgeBase
@@ -75,6 +76,14 @@ def demo_pools(kb: KnowledgeBase, rng: random.Random) -> dict[str, list[Disease]
     return {aspect.key: [d for d in order if aspect.key in d.aspects][:N_DEMOS] for aspect in ASPECTS}
 
 
+def _reference(askable: QuestionPoints, disease: Disease, key: str) -> AspectValue:
+    """What a recall is scored against: on a built-in KB, of a list aspect only the values a question may key
+    (``from_kb.QuestionPoints``: in Chinese the symptoms a second source confirms), the values the blind readings
+    measured; a user's KB and every other aspect as they are."""
+    value = disease.aspects[key]
+    return askable.point(disease, key).values if isinstance(value, list) else value
+
+
 def build_probes(
     kb: KnowledgeBase, *, limit: int | None, seed: int, setting: str, points: Collection[str] | None = None,
     aspects: Collection[str] | None = None,
@@ -86,6 +95,9 @@ def build_probes(
     pools = demo_pools(kb, rng)
     demo_ids = {d.id for pool in pools.values() for d in pool}
     candidates = [d for d in kb.diseases if d.id not in demo_ids]
+    if aspects is not None:  # a gated build samples only diseases it will ask something of
+        candidates = [d for d in candidates if any(cell_aspect(d.language, d.id, key) in aspects for key in d.aspects)]
+    askable = QuestionPoints(kb)
     wanted = None if points is None else set(points)
     if wanted is not None:
         candidates = [d for d in candidates if any(f"{d.id}/{key}" in wanted for key in d.aspects)]
@@ -103,7 +115,10 @@ def build_probes(
             if len(demos) < N_DEMOS:
                 skipped[f"{aspect.key}: fewer than {N_DEMOS + 1} diseases have it"] += 1
                 continue
-            value = disease.aspects[aspect.key]
+            value = _reference(askable, disease, aspect.key)
+            if not value:
+                skipped[f"{aspect.key}: no value a question may key"] += 1
+                continue
             probes.append(
                 Probe(
                     id=f"meddisk/{disease.id}/{aspect.key}",
