@@ -120,10 +120,14 @@ class ErrorEstimate:
 
 def common_disease(language: str, disease_id: str) -> bool:
     """Whether a built-in KB's disease is one of the English catalogue of common diseases: in English the
-    catalogue's own ``ICD10:…`` diseases (every other one is a rare disease of HPO), in Chinese a disease whose
-    primary symptoms the catalogue confirms (``cmekg_confirm.catalogue_knows``)."""
+    catalogue's own ``ICD10:…`` diseases and the hpo3 diseases it is merged into (essential hypertension,
+    rheumatoid arthritis, ``kb_common.MERGED_IDS``: their primary symptoms and medications are the catalogue's);
+    every other one is a rare disease of HPO. In Chinese a disease whose primary symptoms the catalogue confirms
+    (``cmekg_confirm.catalogue_knows``)."""
     if language == "en":
-        return disease_id.startswith("ICD10:")
+        from medprobe.sources.kb_common import MERGED_IDS
+
+        return disease_id.startswith("ICD10:") or disease_id in MERGED_IDS
     from medprobe.sources.cmekg_confirm import catalogue_knows
 
     return language == "zh" and catalogue_knows(disease_id)

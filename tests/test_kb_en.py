@@ -202,3 +202,13 @@ def test_common_diseases_merge_with_hpo3_by_name(by_name: dict[str, Disease]) ->
     assert "Headache" in hypertension.values("primary_symptoms")  # the common symptoms are primary
     assert "Elevated systolic blood pressure" in hypertension.values("associated_symptoms")  # HPO's, associated
     assert "Lisinopril" in hypertension.values("medications")
+
+
+def test_the_written_out_merged_ids_are_the_built_kbs(english: KnowledgeBase) -> None:
+    """``MERGED_IDS`` tells a common disease from its id alone; it must stay the KB's own merge."""
+    from medprobe.precision import cell_aspect
+    from medprobe.sources.kb_common import MERGED_IDS
+
+    merged = {d.id for d in english.diseases if "ICD10" in d.codes and not d.id.startswith("ICD10:")}
+    assert merged == MERGED_IDS
+    assert cell_aspect("en", "OMIM:145500", "primary_symptoms") == "primary_symptoms"  # essential hypertension

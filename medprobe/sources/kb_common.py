@@ -149,6 +149,16 @@ class _Common:
     aspects: dict[str, AspectValue]
 
 
+#: the hpo3 diseases a catalogue disease is merged into (``merge_common``), written out so that a disease id
+#: says whether it is a common disease without building the KB (``precision.common_disease``); a test checks the
+#: list against the built KB
+MERGED_IDS = frozenset({
+    "OMIM:104300", "OMIM:115430", "OMIM:145500", "OMIM:156000", "OMIM:167000", "OMIM:170900", "OMIM:180300", "OMIM:181500",
+    "OMIM:601665", "OMIM:614266", "ORPHA:586", "ORPHA:797", "ORPHA:37202", "ORPHA:91546", "ORPHA:98878", "ORPHA:99828",
+    "ORPHA:275555",
+})
+
+
 def common_diseases() -> list[Disease]:
     """The catalogue's diseases as KB records of their own, ids ``ICD10:<code>``, sorted by id."""
     return sorted((_record(c) for c in _catalogue()), key=lambda d: d.id)
