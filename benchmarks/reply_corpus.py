@@ -21,7 +21,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's medprobe, whi
 from reply_corpus import has_reference, load, read  # noqa: E402
 
 from medprobe.parsing.answers import jsonable as plain  # noqa: E402
-from medprobe.parsing.verdict_letter import Revision  # noqa: E402
+from medprobe.parsing.base import Revision  # noqa: E402
 
 
 def complete(value: object) -> bool:

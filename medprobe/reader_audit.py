@@ -31,8 +31,8 @@ from pathlib import Path
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.parsing.answers import KINDS, conclusion, question_of, read_strict
+from medprobe.parsing.base import Revision
 from medprobe.parsing.reading import Reading, unread_family
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.precision import wilson
 from medprobe.records import Probe
 from medprobe.sheets import read_sheet, write_sheet

@@ -21,9 +21,8 @@ from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid import score as multicog_score
 from medprobe.methods.multifacet import score as multifacet_score
 from medprobe.parsing.answers import KINDS, conclusion, jsonable, question_of, read_reference, read_strict
-from medprobe.parsing.base import ParseResult
+from medprobe.parsing.base import ParseResult, Revision
 from medprobe.parsing.reading import Reading, unread_family
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import Probe
 
 SAME = "same answer"

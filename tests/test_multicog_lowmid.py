@@ -30,14 +30,14 @@ from medprobe.methods.multicog.lowmid.metrics import (
     rectification_item_score,
     task_estimate,
 )
+from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_existence
 from medprobe.methods.multicog.lowmid.sources import load_raw
-from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
-from medprobe.parsing.base import Parsed, Unparsed
-from medprobe.parsing.option_letter import BLANK_REPLY, EMPTY_REPLY, parse_option_letter_mce
-from medprobe.parsing.true_false import parse_statement_mce
-from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, Revision, Unparsed
+from medprobe.parsing.reference_option_letter import BLANK_REPLY, parse_option_letter_mce
+from medprobe.parsing.reference_true_false import parse_statement_mce
+from medprobe.parsing.reference_verdict_letter import parse_rectification_mce
 from medprobe.records import GenerationParams, Message, Probe, Request, Response
 
 OPTS = {"A": "alpha", "B": "beta", "C": "gamma", "D": "delta", "E": "epsilon"}

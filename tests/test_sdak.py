@@ -18,7 +18,6 @@ from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.build import build_probes, load_pairs
-from medprobe.methods.sdak.claim_verdict import parse_claim_verdict, read_verdict
 from medprobe.methods.sdak.claims import TYPES, make_pair
 from medprobe.methods.sdak.from_kb import kb_items
 from medprobe.methods.sdak.metrics import (
@@ -33,6 +32,7 @@ from medprobe.methods.sdak.metrics import (
 from medprobe.methods.sdak.release import load_release
 from medprobe.methods.sdak.restatement import states_fact
 from medprobe.methods.sdak.score import score as score_sdak
+from medprobe.methods.sdak.strict_verdict import parse_claim_verdict, read_verdict
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.parsing.base import Parsed, Unparsed
 from medprobe.records import Response

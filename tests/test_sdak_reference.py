@@ -19,7 +19,7 @@ from fixtures import write_tiny_kb
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
-from medprobe.methods.sdak.reference import NO_RULE, authors_reading
+from medprobe.methods.sdak.reference_verdict import NO_RULE, authors_reading
 from medprobe.methods.sdak.score import score as score_sdak
 from medprobe.records import Probe, Response
 

@@ -1,6 +1,6 @@
 """One reply, read in the run's scoring mode.
 
-*Strict* mode reads what chat models write (``chat_letters``, ``chat_verdicts``) after removing
+*Strict* mode reads what chat models write (``strict_letters``, ``strict_verdicts``) after removing
 reasoning blocks and markdown (``reply_text``), and never guesses. *Reference-compatible* mode runs the
 published scripts' extractor, unchanged, so that numbers compare with the papers. Either way the
 result is a :class:`~medprobe.parsing.reading.Reading` that says which rule family read the reply.
@@ -12,15 +12,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from medprobe.parsing.base import Parsed, ParseResult
-from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
-from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
-from medprobe.parsing.exact_answers import exact_answer
-from medprobe.parsing.option_letter import EMPTY_REPLY
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
+from medprobe.parsing.strict_exact import exact_answer
+from medprobe.parsing.strict_letters import read_letter_set, read_option_letter
+from medprobe.parsing.strict_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.structured import answer_fields
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
 #: the answer formats strict mode reads

@@ -6,8 +6,8 @@ misinterpretation from sycophancy); then mean ± standard deviation over the run
 Table 4). How each reply was read is tallied per claim half ("factual claims", "counterfactual
 claims"): a model that hedges or answers negated claims in another form shows there.
 
-Every reply is read twice: by the strict reader (``medprobe.methods.sdak.claim_verdict``) and by the
-authors' prefix rules (``medprobe.methods.sdak.reference``). The scoring mode picks which verdicts
+Every reply is read twice: by the strict reader (``medprobe.methods.sdak.strict_verdict``) and by the
+authors' prefix rules (``medprobe.methods.sdak.reference_verdict``). The scoring mode picks which verdicts
 the metrics use (reference-compatible: the authors'); the other reading is kept so that the report
 shows where and why the two disagree, and what IFR and FactAcc would be under the other.
 
@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.sdak.claim_verdict import read_verdict
 from medprobe.methods.sdak.claims import TYPES
 from medprobe.methods.sdak.metrics import (
     RANDOM_FACT_ACC,
@@ -42,8 +41,9 @@ from medprobe.methods.sdak.metrics import (
     mean_sd,
     per_type_accuracy,
 )
-from medprobe.methods.sdak.reference import AuthorsReading, authors_reading
+from medprobe.methods.sdak.reference_verdict import AuthorsReading, authors_reading
 from medprobe.methods.sdak.restatement import states_fact
+from medprobe.methods.sdak.strict_verdict import read_verdict
 from medprobe.parsing.fill import item_rng
 from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
 from medprobe.parsing.reply_text import strip_reasoning
