@@ -13,16 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
+from medprobe.parsing.formats import FORMATS
 from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
 from medprobe.parsing.strict_exact import exact_answer
-from medprobe.parsing.strict_letters import read_letter_set, read_option_letter
-from medprobe.parsing.strict_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.structured import answer_fields
 from medprobe.records import AnswerFormat, Response
 
-#: the answer formats strict mode reads
-KINDS = ("option_letter", "letter_set", "true_false", "yes_no", "verdict_letter")
 #: responses of the extraction judge (``medprobe.engine.extraction``) carry the probe id plus this
 JUDGED_SUFFIX = "/extract"
 
@@ -95,18 +92,11 @@ def json_key(value: Any) -> str:
 
 
 def _read_rules(text: str, fmt: AnswerFormat) -> Reading:
-    """A cleaned reply read by the strict rules of its answer format."""
-    if fmt.kind == "option_letter":
-        return read_option_letter(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "letter_set":
-        return read_letter_set(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "true_false":
-        return read_true_false(text)
-    if fmt.kind == "yes_no":
-        return read_answer_existence(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "verdict_letter":
-        return read_revision(text, fmt.option_texts, fmt.options, fmt.given or "")
-    raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
+    """A cleaned reply read by the strict rule of its answer format."""
+    rule = FORMATS[fmt.kind].rule
+    if rule is None:
+        raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
+    return rule(text, fmt)
 
 
 def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]) -> Reading:
