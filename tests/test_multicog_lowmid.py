@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from conftest import shared
-from fixtures import write_tiny_kb, write_tiny_zh_kb
 
 from medprobe.engine.runner import execute
 from medprobe.errors import MedprobeError
@@ -32,13 +31,15 @@ from medprobe.methods.multicog.lowmid.metrics import (
 )
 from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_existence
 from medprobe.methods.multicog.lowmid.sources import load_raw
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, Revision, Unparsed
 from medprobe.parsing.reference_option_letter import BLANK_REPLY, parse_option_letter_mce
 from medprobe.parsing.reference_true_false import parse_statement_mce
 from medprobe.parsing.reference_verdict_letter import parse_rectification_mce
 from medprobe.records import GenerationParams, Message, Probe, Request, Response
+from testing.fixtures import write_tiny_kb, write_tiny_zh_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
+from testing.releases import medqa_rows, write_jsonl
 
 OPTS = {"A": "alpha", "B": "beta", "C": "gamma", "D": "delta", "E": "epsilon"}
 LETTERS5, LETTERS4 = list("ABCDE"), list("ABCD")
@@ -83,19 +84,6 @@ def release_root(tmp_path: Path) -> Path:
     write_release(root / "medqa", release_rows(list(range(5, 15)), 5, (1, 0)))
     write_release(root / "medmcqa", release_rows(list(range(10)), 4, ("T", "F")))
     return root
-
-
-def write_jsonl(path: Path, rows: list[Any]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def medqa_rows(n: int = 8) -> list[dict[str, Any]]:
-    return [
-        {"question": f"A patient {i} presents. What is the cause {i}?", "answer": f"cause {i}-1",
-         "options": {letter: f"cause {i}-{j}" for j, letter in enumerate("ABCDE")}, "meta_info": "step1", "answer_idx": "B"}
-        for i in range(n)
-    ]
 
 
 def medmcqa_rows(n: int = 8) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from medprobe.parsing.reference_true_false import parse_statement_mce, parse_tru
 from medprobe.parsing.reference_verdict_letter import parse_rectification_mce, parse_revision
 from medprobe.records import AnswerFormat
 
-PATH = Path(__file__).parent / "data" / "reply_corpus.jsonl"
+PATH = Path(__file__).parents[1] / "tests" / "data" / "reply_corpus.jsonl"
 
 
 def load(path: Path = PATH) -> list[dict[str, Any]]:
