@@ -7,9 +7,9 @@ run:
 
 test:
 	scripts/setup.sh dev
-	.venv/bin/ruff check medprobe tests benchmarks
+	.venv/bin/ruff check medprobe tests testing benchmarks
 	.venv/bin/python -m pytest -q
 
 bench:
 	scripts/setup.sh dev
-	.venv/bin/python benchmarks/engine.py
+	.venv/bin/python -m benchmarks.engine
