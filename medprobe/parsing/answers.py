@@ -74,7 +74,7 @@ def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
     """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
     revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
     they are read together."""
-    if fmt.kind == "verdict_letter":
+    if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
     unread = next((r for r in readings if not r.read), None)

@@ -1,9 +1,10 @@
 """The answer formats a probe can ask for, listed once.
 
-Each format says what its answer is, which strict rule reads a cleaned chat reply in it, and what the
-extraction judge is asked to write for it. The records' ``AnswerFormat.kind``, the strict reader's
-dispatch, the kinds the judge and the reader audit cover, and the judge's instructions all come from
-:data:`FORMATS`, so a new format is one row here and cannot be half-added. Formats without a strict
+Each format says what its answer is, which strict rule reads a cleaned chat reply in it, what the
+extraction judge is asked to write for it, and whether a JSON reply's answer fields are read together.
+The records' ``AnswerFormat.kind``, the strict reader's dispatch, the kinds the judge and the reader
+audit cover, and the judge's instructions all come from :data:`FORMATS`, so a new format is one row
+here and cannot be half-added. Formats without a strict
 rule are read by their method alone (SDAK's leading verdict, the dialogue's turns, free text); the
 judge never sees them.
 """
@@ -37,6 +38,9 @@ class FormatSpec:
     rule: StrictRule | None = None
     #: what the extraction judge is told to write; ``{given}`` is the answer under review
     judge_ask: str | None = None
+    #: the answer has two parts that a JSON reply often puts in two fields (a verdict and a letter):
+    #: its answer fields are read together, not one by one
+    fields_together: bool = False
 
     def __post_init__(self) -> None:
         if (self.rule is None) != (self.judge_ask is None):
@@ -64,6 +68,7 @@ _SPECS = (
         lambda text, fmt: read_revision(text, fmt.option_texts, fmt.options, fmt.given or ""),
         "The question gave an answer ({given}) to be checked. Write only correct if the reply said that answer is "
         "right; if the reply said it is wrong, write: incorrect, the correct answer is <the letter the reply named>.",
+        fields_together=True,
     ),
     FormatSpec(
         "yes_no", 'a yes/no judgement (e.g. "is the right answer among the options?")',
