@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import re
+import subprocess
 import sys
 import time
 import types
@@ -690,6 +692,20 @@ def test_item_se_is_the_bootstrap_over_items_in_closed_form() -> None:
     # mid level: per item, the mean of its normalized SV and AE scores (baseline 0.5)
     mid = mid_item_se({"SV": {"a": [1.0], "b": [0.5]}, "AE": {"a": [1.0], "b": [0.0]}}, {"SV": 0.5, "AE": 0.5})
     assert mid == pytest.approx(abs(1.0 - (-0.5)) / 2)  # item values 1 and -0.5: sd = 1.5/sqrt(2), SE = 1.5/2
+
+
+def test_the_mid_level_item_se_does_not_depend_on_string_hashing() -> None:
+    """Python salts string hashes per process, so items taken from a set come in another order in each
+    run; summed in that order, the SE changed in its last digits and summary.json with it."""
+    code = (
+        "from medprobe.methods.multicog.lowmid.metrics import mid_item_se\n"
+        "scores = {t: {f'item {i}': [((i * k) % 7) / 7] for i in range(60)} for t, k in (('SV', 3), ('AE', 5), ('MR', 2))}\n"
+        "print(repr(mid_item_se(scores, {'SV': 0.5, 'AE': 0.5, 'MR': 0.2})))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    printed = {subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                              capture_output=True, text=True, check=True).stdout for seed in range(8)}
+    assert len(printed) == 1, printed
 
 
 def test_levels_report_item_sampling_beside_the_spread_over_repeats(release_root: Path) -> None:
