@@ -7,7 +7,7 @@ run:
 
 test:
 	scripts/setup.sh dev
-	.venv/bin/ruff check medprobe tests benchmarks
+	.venv/bin/ruff check medprobe tests testing benchmarks
 	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir site
 	.venv/bin/python -m pytest -q
 
@@ -18,4 +18,4 @@ docs:
 
 bench:
 	scripts/setup.sh dev
-	.venv/bin/python benchmarks/engine.py
+	.venv/bin/python -m benchmarks.engine

@@ -6,7 +6,7 @@
 2. Embedded model: completion tokens/s of SmolLM2-135M through medprobe's runner next to raw
    llama-cpp-python generating the same prompts in the same order. Target: ratio >= 0.9.
 
-Usage: python benchmarks/engine.py [--requests 3000] [--concurrency 32] [--prompts 24]
+Usage: python -m benchmarks.engine [--requests 3000] [--concurrency 32] [--prompts 24]
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from throughput import bare_loop as bare_client_loop
-from throughput import mock_server
-
+from benchmarks.throughput import ROOT, mock_server
+from benchmarks.throughput import bare_loop as bare_client_loop
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.runner import execute
 from medprobe.models.llamacpp import LlamaCppBackend, default_model_path
@@ -116,11 +115,11 @@ def _raw_tokens_per_s(n_prompts: int, max_tokens: int) -> float:
     loading excluded): llama.cpp's OpenMP threads belong to the thread that calls it, and two such
     teams in one process spin against each other on the cores."""
     code = (
-        "import sys, time; sys.path.insert(0, sys.argv[1]); from engine import raw_rate; "
-        "print(raw_rate(int(sys.argv[2]), int(sys.argv[3])))"
+        "import sys; from benchmarks.engine import raw_rate; "
+        "print(raw_rate(int(sys.argv[1]), int(sys.argv[2])))"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(n_prompts), str(max_tokens)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code, str(n_prompts), str(max_tokens)],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
     return float(out.stdout.strip().splitlines()[-1])
 
 

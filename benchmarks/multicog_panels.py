@@ -5,7 +5,7 @@ most of the routine blood and urine work an AgentClinic case records. The mean l
 one fixed request over the cases that have lab items shows whether panel names are expanded into
 the components a case records (each case counts once; recall = requested items / the case's items).
 
-Usage: python benchmarks/multicog_panels.py [--data PATH]
+Usage: python -m benchmarks.multicog_panels [--data PATH]
 """
 
 from __future__ import annotations

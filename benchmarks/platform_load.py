@@ -15,7 +15,7 @@ Prints: upload latency; page latency p50/p95 while scoring runs (per page and ov
 throughput (submissions and answers per second, seconds per submission); submissions lost (sent
 but not scored with all their answers: must be 0).
 
-Usage: python benchmarks/platform_load.py [--submissions 8] [--concurrency 8] [--workers 1] [--kill-worker]
+Usage: python -m benchmarks.platform_load [--submissions 8] [--concurrency 8] [--workers 1] [--kill-worker]
        [--db sqlite|postgresql] [--timeout 1800]
 """
 
@@ -38,8 +38,6 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-# The repository root on the path: the test suite's PostgreSQL and port helpers are reused here.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MEDPROBE_HOME", tempfile.mkdtemp(prefix="medprobe-bench-"))
 
 import httpx  # noqa: E402
@@ -50,7 +48,7 @@ from medprobe.platform.benchmarks import BenchmarkSpec, publish, publish_profile
 from medprobe.platform.db import make_engine, sessions  # noqa: E402
 from medprobe.platform.models import Submission  # noqa: E402
 from medprobe.platform.serve import prepare  # noqa: E402
-from tests.platform_helpers import free_port, postgres_cluster  # noqa: E402
+from testing.platform_helpers import free_port, postgres_cluster  # noqa: E402
 
 RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "multifaceteval" / "medqa"
 RELEASE_PROBES = 7155

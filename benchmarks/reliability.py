@@ -1,11 +1,11 @@
 """Reliability: runs against a misbehaving server, and commands fed broken input files.
 
-    .venv/bin/python benchmarks/reliability.py [--inputs N] [--rates 0.1,0.3,0.6] [--skip-faults] [--skip-inputs]
+    .venv/bin/python -m benchmarks.reliability [--inputs N] [--rates 0.1,0.3,0.6] [--skip-faults] [--skip-inputs]
 
-Faults: every fault kind of tests/fault_server.py at each rate (a seeded share of attempts), on the tiny
+Faults: every fault kind of testing/fault_server.py at each rate (a seeded share of attempts), on the tiny
 MultifacetEval release (27 requests), with 12 retries: whether the run finished, how many answers were
 lost (requests left without the server's true answer, or with another text), how many attempts were
-faulted. Inputs: N broken versions of each reader's valid input (tests/input_samples.py; random bytes,
+faulted. Inputs: N broken versions of each reader's valid input (testing/input_samples.py; random bytes,
 mutated bytes, mutated JSON, drawn by hypothesis), each through every command that reads it: how many
 ended in an answer, a clear error (exit 2 with its message) or anything else (a traceback).
 """
@@ -15,24 +15,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 os.environ.setdefault("MEDPROBE_HOME", tempfile.mkdtemp(prefix="medprobe-bench-"))
 
-from fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of  # noqa: E402
-from fixtures import deterministic_reply, write_tiny_release  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-from input_samples import READERS, Reader, broken_inputs, is_clear, try_broken  # noqa: E402
 
 from medprobe.engine.pipeline import RunPlan, run  # noqa: E402
 from medprobe.errors import MedprobeError  # noqa: E402
 from medprobe.methods import BuildOptions  # noqa: E402
-from medprobe.mock_server import serve_in_thread  # noqa: E402
+from testing.fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of  # noqa: E402
+from testing.fixtures import deterministic_reply, write_tiny_release  # noqa: E402
+from testing.input_samples import READERS, Reader, broken_inputs, is_clear, try_broken  # noqa: E402
+from testing.mock_server import serve_in_thread  # noqa: E402
 
 
 def fault_row(fault: str, rate: float, release: Path, out: Path) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 replies each reader reads, and the share it reads right (its reading equals the corpus's expected one,
 an unreadable reply counting as right when the reader leaves it unparsed).
 
-    .venv/bin/python benchmarks/reply_corpus.py
+    .venv/bin/python -m benchmarks.reply_corpus
 
 "reference" is the published scripts' extractors, which strict mode used before it read chat replies
 (MultifacetEval, MultiCogEval; SDAK's authors' rules read a reply by the claim half it answers, which a corpus
@@ -11,17 +11,11 @@ record does not carry, so its column is empty and the "all" rows of the referenc
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's medprobe, whichever one is installed
-
-from reply_corpus import has_reference, load, read  # noqa: E402
-
-from medprobe.parsing.answers import jsonable as plain  # noqa: E402
-from medprobe.parsing.verdict_letter import Revision  # noqa: E402
+from medprobe.parsing.answers import jsonable as plain
+from medprobe.parsing.base import Revision
+from testing.reply_corpus import has_reference, load, read
 
 
 def complete(value: object) -> bool:

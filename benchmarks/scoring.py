@@ -16,7 +16,7 @@ with spaces, or declarative text) as the reference, and as the candidate a copy,
 subset with wrong entities mixed in, another disease's value, the value wrapped in a sentence, or
 nothing. English uses builtin:en, Chinese builtin:zh (with --zh-n pairs).
 
-Usage: python benchmarks/scoring.py [--n 200000] [--zh-n 50000] [--baseline-n 20000] [--embed-texts 1000]
+Usage: python -m benchmarks.scoring [--n 200000] [--zh-n 50000] [--baseline-n 20000] [--embed-texts 1000]
 """
 
 from __future__ import annotations

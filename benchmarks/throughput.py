@@ -1,9 +1,9 @@
 """Throughput at scale: medprobe against lm-eval, inspect_ai and bare HTTP loops, as a user runs them.
 
-    .venv/bin/python benchmarks/throughput.py [--data ../shared/data] [--peers-venv DIR] [--trials N]
+    .venv/bin/python -m benchmarks.throughput [--data ../shared/data] [--peers-venv DIR] [--trials N]
         [--concurrency 16,64] [--delay 0.02] [--inspect-at-scale] [--tools medprobe,inspect_ai] [--skip-peers] [--skip-extras]
 
-One OpenAI-compatible mock server (medprobe.mock_server, its own process, each reply ``--delay`` late,
+One OpenAI-compatible mock server (testing.mock_server, its own process, each reply ``--delay`` late,
 counting requests) answers every tool. The work is medprobe's own prompts on the MultiMedQA release
 (../shared/data; the benchmark skips, saying so, where it is absent):
 - 795 MCQs: ``medprobe run multicog --level low --repeats 1`` on multicogeval/medqa;
@@ -78,9 +78,9 @@ def free_port() -> int:
 
 @contextmanager
 def mock_server(delay: float = 0.0) -> Iterator[str]:
-    """medprobe's mock OpenAI-compatible server in a process of its own, each reply ``delay`` s late; its URL."""
-    server = subprocess.Popen([sys.executable, "-m", "medprobe.mock_server", "--port", str(free_port()), "--delay", str(delay)],
-                              stdout=subprocess.PIPE)
+    """The mock OpenAI-compatible server in a process of its own, each reply ``delay`` s late; its URL."""
+    server = subprocess.Popen([sys.executable, "-m", "testing.mock_server", "--port", str(free_port()), "--delay", str(delay)],
+                              stdout=subprocess.PIPE, cwd=ROOT)
     assert server.stdout is not None
     try:
         yield server.stdout.readline().decode().strip()
@@ -183,8 +183,8 @@ def inspect_run(venv: Path, prompts: Path, url: str, concurrency: int, scratch: 
 
 
 def bare_run(client: str, prompts: Path, url: str, concurrency: int) -> Measured:
-    command = [sys.executable, __file__, "--bare", client, "--url", url, "--prompts", str(prompts), "--concurrency", str(concurrency)]
-    return measure(command, url)
+    command = [sys.executable, "-m", "benchmarks.throughput", "--bare", client, "--url", url, "--prompts", str(prompts), "--concurrency", str(concurrency)]
+    return measure(command, url, cwd=ROOT)
 
 
 def peer_venv(venv: Path) -> dict[str, str]:

@@ -30,9 +30,10 @@ from pathlib import Path
 
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
-from medprobe.parsing.answers import KINDS, conclusion, question_of, read_strict
+from medprobe.parsing.answers import conclusion, question_of, read_strict
+from medprobe.parsing.base import Revision
+from medprobe.parsing.formats import STRICT_KINDS
 from medprobe.parsing.reading import Reading, unread_family
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.precision import wilson
 from medprobe.records import Probe
 from medprobe.sheets import read_sheet, write_sheet
@@ -92,7 +93,7 @@ def _rows(run: RunDir) -> Iterator[Row]:
     responses = {(r.probe_id, r.sample): r for r in run.responses().values()}
     for probe in run.probes():
         response = responses.get((probe.id, 0))
-        if probe.answer_format.kind not in KINDS or response is None or response.error is not None:
+        if probe.answer_format.kind not in STRICT_KINDS or response is None or response.error is not None:
             continue
         text = conclusion(response.text) if cot else response.text
         yield Row(probe, response.text, read_strict(text, probe.answer_format, question_of(probe.prompt)))

@@ -20,10 +20,10 @@ from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid import score as multicog_score
 from medprobe.methods.multifacet import score as multifacet_score
-from medprobe.parsing.answers import KINDS, conclusion, jsonable, question_of, read_reference, read_strict
-from medprobe.parsing.base import ParseResult
+from medprobe.parsing.answers import conclusion, jsonable, question_of, read_reference, read_strict
+from medprobe.parsing.base import ParseResult, Revision
+from medprobe.parsing.formats import STRICT_KINDS
 from medprobe.parsing.reading import Reading, unread_family
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import Probe
 
 SAME = "same answer"
@@ -88,7 +88,7 @@ def compare_run(run_path: Path) -> dict[str, TaskComparison]:
     for probe in run.probes():
         response = responses.get((probe.id, 0))
         fmt = probe.answer_format
-        if fmt.kind not in KINDS or response is None or response.error is not None:
+        if fmt.kind not in STRICT_KINDS or response is None or response.error is not None:
             continue
         text = conclusion(response.text) if cot else response.text
         strict = read_strict(text, fmt, question_of(probe.prompt))

@@ -12,7 +12,12 @@ from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from medprobe.parsing.formats import KINDS
+
 Language = Literal["en", "zh"]
+#: the answer formats, taken from their one table (a Literal made at run time: pydantic checks it and
+#: publishes it as the schema's enum)
+AnswerKind = Literal[KINDS]  # type: ignore[valid-type]
 Role = Literal["system", "user", "assistant"]
 
 
@@ -50,26 +55,10 @@ class Message(Record):
 
 
 class AnswerFormat(Record):
-    """What shape of answer a probe expects; parsers and the random guesser read it.
+    """What shape of answer a probe expects; parsers and the random guesser read it. ``kind`` is one
+    of the formats of :data:`medprobe.parsing.formats.FORMATS`, which says what each one's answer is."""
 
-    kind:
-      option_letter  one letter out of ``options`` (MCQ)
-      letter_set     a non-empty subset of ``options`` (multiple-answer)
-      true_false     a true/false verdict
-      verdict_letter a correct/incorrect verdict on ``given`` plus the right letter (revision)
-      yes_no         a yes/no judgement (e.g. "is the right answer among the options?")
-      verdict        a correct/incorrect verdict about a claim, given first (SDAK fact-checking)
-      dialogue_turn  a turn of a diagnostic dialogue: one of ``options`` after the label ``given``
-                     ("Action:", "Diagnosis:")
-      dialogue_list  a turn of a diagnostic dialogue: some of ``options`` after the label ``given``
-                     (an exam list, "Lab Tests:")
-      free_text      anything (e.g. a summary of a dialogue); no random answer exists
-    """
-
-    kind: Literal[
-        "option_letter", "letter_set", "true_false", "verdict_letter", "yes_no", "verdict", "dialogue_turn", "dialogue_list",
-        "free_text",
-    ]
+    kind: AnswerKind
     options: list[str] = Field(default_factory=list)
     option_texts: dict[str, str] = Field(default_factory=dict)
     given: str | None = None

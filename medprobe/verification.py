@@ -181,7 +181,7 @@ def load_verification(path: str | Path) -> dict[str, Any]:
 
 
 @dataclass
-class Outcome:
+class VerificationTally:
     """What a verification file did to one probe set."""
 
     file: str
@@ -205,35 +205,35 @@ class Outcome:
         return text + (f"; {self.elsewhere} verdict(s) for items not in this build" if self.elsewhere else "")
 
 
-def apply_verification(items: list[ReviewItem], probe_set: ProbeSet, path: str | Path) -> tuple[ProbeSet, Outcome]:
+def apply_verification(items: list[ReviewItem], probe_set: ProbeSet, path: str | Path) -> tuple[ProbeSet, VerificationTally]:
     """The probe set without the knowledge points of flagged items, and what was dropped."""
     verdicts = {item: entry["verdict"] for item, entry in load_verification(path)["items"].items()}
-    outcome = Outcome(str(path), items=len(items))
+    tally = VerificationTally(str(path), items=len(items))
     places = {item.place for item in items}
     drop: set[str] = set()
     for item in items:
         verdict = verdicts.get(item.id)
         if verdict is None:
             continue
-        outcome.reviewed += 1
+        tally.reviewed += 1
         if verdict in FLAGS:
-            outcome.flagged[verdict] += 1
+            tally.flagged[verdict] += 1
             drop.add(item.knowledge_point)
     ids = {item.id for item in items}
     for item in verdicts:
         if item not in ids:
             if item.rsplit("@", 1)[0] in places:
-                outcome.changed += 1
+                tally.changed += 1
             else:
-                outcome.elsewhere += 1
+                tally.elsewhere += 1
     kept = [p for p in probe_set.probes if p.knowledge_point not in drop]
-    outcome.dropped_knowledge_points = len(drop)
-    outcome.dropped_probes = len(probe_set.probes) - len(kept)
+    tally.dropped_knowledge_points = len(drop)
+    tally.dropped_probes = len(probe_set.probes) - len(kept)
     if not kept:
         raise MedprobeError("every item of this build is flagged in the verification file", file=path, field="--verified")
-    info = {**probe_set.info, "verification": {**outcome.__dict__, "flagged": dict(outcome.flagged)},
-            "notes": [*probe_set.info.get("notes", []), outcome.note()]}
-    return replace(probe_set, probes=kept, info=info), outcome
+    info = {**probe_set.info, "verification": {**tally.__dict__, "flagged": dict(tally.flagged)},
+            "notes": [*probe_set.info.get("notes", []), tally.note()]}
+    return replace(probe_set, probes=kept, info=info), tally
 
 
 def verified_probe_set(method: Method, options: BuildOptions) -> ProbeSet:

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fixtures import tiny_kb_records
 from test_cli import invoke
 
 from medprobe.methods.multifacet import from_kb
@@ -20,6 +19,7 @@ from medprobe.sources.audit import Audit, audit_path, audit_text, record_audit, 
 from medprobe.sources.audit import audit_kb as run_audit
 from medprobe.sources.audit_distractors import SIMILAR_AT, Shown, similar_flags
 from medprobe.sources.kb import Disease, KnowledgeBase
+from testing.fixtures import tiny_kb_records
 
 
 def kb_of(*diseases: dict[str, Any], language: str = "zh") -> KnowledgeBase:

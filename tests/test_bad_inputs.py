@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fixtures import write_tiny_kb, write_tiny_release
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from input_samples import READERS, Reader
 from typer.testing import CliRunner
 
 from medprobe.cli import app
-from medprobe.mock_server import MockOpenAI, serve_in_thread
+from testing.fixtures import write_tiny_kb, write_tiny_release
+from testing.input_samples import READERS, Reader
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fixtures import write_tiny_kb
 from typer.testing import CliRunner
 
 from medprobe.cli import app
@@ -20,6 +19,7 @@ from medprobe.models import make_backend
 from medprobe.models.chat_template import GgufFacts, choose, fold_system, read_facts
 from medprobe.models.llamacpp import default_model_path
 from medprobe.records import GenerationParams, Message, Request, Response
+from testing.fixtures import write_tiny_kb
 
 GEMMA_MARKERS = ("<start_of_turn>", "<end_of_turn>")
 CHATML_MARKERS = ("<|im_start|>", "<|im_end|>")

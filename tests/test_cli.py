@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fixtures import gold_reply, write_tiny_kb, write_tiny_release
 from typer.testing import CliRunner
 
 from medprobe.cli import app
 from medprobe.jsonl import read_records, write_records
 from medprobe.records import Probe, Response
+from testing.fixtures import gold_reply, write_tiny_kb, write_tiny_release
 
 #: wide enough that rich never wraps a path or a message
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}

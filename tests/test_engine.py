@@ -12,15 +12,15 @@ import time
 from pathlib import Path
 
 import pytest
-from fixtures import deterministic_reply, write_tiny_kb
 
 from medprobe.engine.cache import ResponseCache, cache_key
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request
+from testing.fixtures import deterministic_reply, write_tiny_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 
 def plan(kb: Path, model: str, out: Path, **kwargs: object) -> RunPlan:

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medprobe.parsing import answers
-from medprobe.parsing.chat_letters import clean_text
-from medprobe.parsing.exact_answers import ANSWER_WORDS, exact_answer
+from medprobe.parsing.strict_exact import ANSWER_WORDS, exact_answer
+from medprobe.parsing.strict_letters import clean_text
 from medprobe.records import AnswerFormat
 
 LETTERS = ["A", "B", "C", "D"]

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import gold_reply, write_tiny_release
 from typer.testing import CliRunner
 
 from medprobe.cli import app
@@ -17,7 +16,8 @@ from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions
 from medprobe.methods.multifacet import METHOD
-from medprobe.mock_server import MockOpenAI, serve_in_thread
+from testing.fixtures import gold_reply, write_tiny_release
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 _PROBES = {}
 

@@ -1,4 +1,4 @@
-"""Runs against a server that misbehaves (tests/fault_server.py): every fault kind, transient and
+"""Runs against a server that misbehaves (testing/fault_server.py): every fault kind, transient and
 permanent. A run finishes, loses nothing, records every failure, and never scores a failure as an answer."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of
-from fixtures import deterministic_reply, write_tiny_release
 
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions
-from medprobe.mock_server import MockOpenAI, http_response, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.records import Message, Request, Response
+from testing.fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of
+from testing.fixtures import deterministic_reply, write_tiny_release
+from testing.mock_server import MockOpenAI, http_response, serve_in_thread
 
 #: what the recorded error of a request that failed on every attempt says, per fault kind
 RECORDED = {

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fixtures import SYMPTOMS, tiny_kb_records
 from typer.testing import CliRunner
 
 from medprobe import precision
@@ -31,6 +30,7 @@ from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 from medprobe.records import Probe, Response
 from medprobe.sources.builtin import VERSIONS
+from testing.fixtures import SYMPTOMS, tiny_kb_records
 
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
 SHIPPED, UNREAD = "primary_symptoms", "associated_symptoms"
@@ -213,7 +213,7 @@ def test_a_user_kb_run_is_not_measured_unless_verified(builtin: tuple[Reading, .
 
 
 def test_a_run_on_released_data_has_no_item_error(tmp_path: Path) -> None:
-    from fixtures import write_tiny_release
+    from testing.fixtures import write_tiny_release
 
     run_dir, result = _run(tmp_path, "multifacet", "--data", write_tiny_release(tmp_path / "medqa"))
     assert "item_error" not in read_json(run_dir / "summary.json")

@@ -1,4 +1,4 @@
-"""Fuzzing every reader of user files (tests/input_samples.py): random bytes, bytes mutated in a valid
+"""Fuzzing every reader of user files (testing/input_samples.py): random bytes, bytes mutated in a valid
 file, and valid JSON with one value replaced, removed or repeated. Whatever the input, each command that
 reads it ends with an answer (exit 0, or 3 for a run left incomplete) or one clear error (exit 2) —
 never a traceback. Bounded: 50 examples per reader, seeded (derandomized), no example database."""
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from input_samples import READERS, Reader, broken_inputs, is_clear, try_broken
+
+from testing.input_samples import READERS, Reader, broken_inputs, is_clear, try_broken
 
 FUZZ = settings(max_examples=50, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

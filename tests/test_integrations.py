@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import deterministic_reply, write_tiny_kb, write_tiny_release
 
 from medprobe.engine.pipeline import RunPlan, rescore
 from medprobe.engine.pipeline import run as run_plan
@@ -31,7 +30,8 @@ from medprobe.integrations.harness import (
     responses_of,
 )
 from medprobe.methods import BuildOptions
-from medprobe.mock_server import MockOpenAI, serve_in_thread
+from testing.fixtures import deterministic_reply, write_tiny_kb, write_tiny_release
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 LIMIT = 3
 INSTALL = "install the harness extras: pip install -e '.[inspect,lm-eval,hf]' (scripts/setup.sh dev does)"

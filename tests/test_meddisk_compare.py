@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fixtures import write_tiny_kb, write_tiny_zh_kb
 from typer.testing import CliRunner
 
 from medprobe.cli import app
@@ -24,6 +23,7 @@ from medprobe.methods.meddisk.grading import Thresholds
 from medprobe.methods.meddisk.instructions import answer_prefix
 from medprobe.records import Response
 from medprobe.sources.kb import load_kb
+from testing.fixtures import write_tiny_kb, write_tiny_zh_kb
 
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
 

@@ -8,7 +8,6 @@ import math
 from pathlib import Path
 
 import pytest
-from fixtures import write_tiny_kb
 
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.jsonl import write_records
@@ -19,6 +18,7 @@ from medprobe.methods.meddisk.instructions import answer_prefix
 from medprobe.methods.meddisk.postprocess import cut_at_stops, level_number, postprocess
 from medprobe.records import Probe, Response
 from medprobe.sources.kb import load_kb
+from testing.fixtures import write_tiny_kb
 
 # --- severity level: the number the sentence gives -----------------------------------------------------
 

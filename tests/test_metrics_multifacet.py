@@ -15,7 +15,7 @@ from medprobe.metrics.multifacet import (
     revision_item_score,
     true_false_item_score,
 )
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.base import Revision
 
 T, F = True, False
 

@@ -18,8 +18,8 @@ from medprobe.methods.multicog.dialogue.agent import MAX_INVALID_IN_A_ROW, MAX_T
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, exam_type, load_cases
 from medprobe.methods.multicog.dialogue.episodes import DEFAULT_GENERATION
 from medprobe.methods.multicog.dialogue.mimic import import_mimic
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.records import GenerationParams, Response
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 PARAMS = GenerationParams(temperature=0.8, max_tokens=64)
 

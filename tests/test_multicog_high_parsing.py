@@ -15,6 +15,15 @@ from medprobe.methods.multicog.dialogue.diagnosis import (
     extract_diagnosis,
     match_diagnosis,
 )
+from medprobe.methods.multicog.dialogue.exam_requests import (
+    STANDARDIZED_ALIASES,
+    SUPPLEMENTARY_PANELS,
+    Catalog,
+    fuzzy_match,
+    lab_items,
+    parse_lab_request,
+    request_segment,
+)
 from medprobe.methods.multicog.dialogue.fullpath import (
     CaseOutcome,
     complete_index,
@@ -30,15 +39,6 @@ from medprobe.methods.multicog.dialogue.imaging import (
     record_image_recall,
 )
 from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
-from medprobe.methods.multicog.dialogue.requests import (
-    STANDARDIZED_ALIASES,
-    SUPPLEMENTARY_PANELS,
-    Catalog,
-    fuzzy_match,
-    lab_items,
-    parse_lab_request,
-    request_segment,
-)
 
 LAB, IMAGE = "Lab Tests:", "Imaging scans:"
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import re
+import subprocess
 import sys
 import time
 import types
@@ -17,7 +19,6 @@ from typing import Any
 
 import pytest
 from conftest import shared
-from fixtures import write_tiny_kb, write_tiny_zh_kb
 
 from medprobe.engine.runner import execute
 from medprobe.errors import MedprobeError
@@ -30,15 +31,17 @@ from medprobe.methods.multicog.lowmid.metrics import (
     rectification_item_score,
     task_estimate,
 )
+from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_existence
 from medprobe.methods.multicog.lowmid.sources import load_raw
-from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
-from medprobe.parsing.base import Parsed, Unparsed
-from medprobe.parsing.option_letter import BLANK_REPLY, EMPTY_REPLY, parse_option_letter_mce
-from medprobe.parsing.true_false import parse_statement_mce
-from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, Revision, Unparsed
+from medprobe.parsing.reference_option_letter import BLANK_REPLY, parse_option_letter_mce
+from medprobe.parsing.reference_true_false import parse_statement_mce
+from medprobe.parsing.reference_verdict_letter import parse_rectification_mce
 from medprobe.records import GenerationParams, Message, Probe, Request, Response
+from testing.fixtures import write_tiny_kb, write_tiny_zh_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
+from testing.releases import medqa_rows, write_jsonl
 
 OPTS = {"A": "alpha", "B": "beta", "C": "gamma", "D": "delta", "E": "epsilon"}
 LETTERS5, LETTERS4 = list("ABCDE"), list("ABCD")
@@ -83,19 +86,6 @@ def release_root(tmp_path: Path) -> Path:
     write_release(root / "medqa", release_rows(list(range(5, 15)), 5, (1, 0)))
     write_release(root / "medmcqa", release_rows(list(range(10)), 4, ("T", "F")))
     return root
-
-
-def write_jsonl(path: Path, rows: list[Any]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def medqa_rows(n: int = 8) -> list[dict[str, Any]]:
-    return [
-        {"question": f"A patient {i} presents. What is the cause {i}?", "answer": f"cause {i}-1",
-         "options": {letter: f"cause {i}-{j}" for j, letter in enumerate("ABCDE")}, "meta_info": "step1", "answer_idx": "B"}
-        for i in range(n)
-    ]
 
 
 def medmcqa_rows(n: int = 8) -> list[dict[str, Any]]:
@@ -702,6 +692,20 @@ def test_item_se_is_the_bootstrap_over_items_in_closed_form() -> None:
     # mid level: per item, the mean of its normalized SV and AE scores (baseline 0.5)
     mid = mid_item_se({"SV": {"a": [1.0], "b": [0.5]}, "AE": {"a": [1.0], "b": [0.0]}}, {"SV": 0.5, "AE": 0.5})
     assert mid == pytest.approx(abs(1.0 - (-0.5)) / 2)  # item values 1 and -0.5: sd = 1.5/sqrt(2), SE = 1.5/2
+
+
+def test_the_mid_level_item_se_does_not_depend_on_string_hashing() -> None:
+    """Python salts string hashes per process, so items taken from a set come in another order in each
+    run; summed in that order, the SE changed in its last digits and summary.json with it."""
+    code = (
+        "from medprobe.methods.multicog.lowmid.metrics import mid_item_se\n"
+        "scores = {t: {f'item {i}': [((i * k) % 7) / 7] for i in range(60)} for t, k in (('SV', 3), ('AE', 5), ('MR', 2))}\n"
+        "print(repr(mid_item_se(scores, {'SV': 0.5, 'AE': 0.5, 'MR': 0.2})))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    printed = {subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                              capture_output=True, text=True, check=True).stdout for seed in range(8)}
+    assert len(printed) == 1, printed
 
 
 def test_levels_report_item_sampling_beside_the_spread_over_repeats(release_root: Path) -> None:

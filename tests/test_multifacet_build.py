@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 from conftest import shared
-from fixtures import (
+
+from medprobe.errors import MedprobeError
+from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions
+from medprobe.methods.multifacet import METHOD
+from medprobe.methods.multifacet.templates import EN, ZH
+from medprobe.records import Probe, Response
+from medprobe.sources.kb import load_kb
+from testing.fixtures import (
     DEV_MAQ_GOLD,
     DEV_MCQ_GOLD,
     DEV_RQ_VERDICT,
@@ -23,13 +30,6 @@ from fixtures import (
     write_tiny_release,
     write_tiny_zh_kb,
 )
-
-from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions
-from medprobe.methods.multifacet import METHOD
-from medprobe.methods.multifacet.templates import EN, ZH
-from medprobe.records import Probe, Response
-from medprobe.sources.kb import load_kb
 
 PER_ITEM = {"MCQ": 1, "RQ": 2, "MAQ": 2, "TFQ": 4}
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from conftest import shared
-from fixtures import RELEASE_TEST, gold_reply, release_files, write_tiny_kb, write_tiny_release
 
 from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
@@ -20,6 +19,7 @@ from medprobe.methods import BuildOptions, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import METHOD
 from medprobe.methods.multifacet.score import score
 from medprobe.records import Probe, Response
+from testing.fixtures import RELEASE_TEST, gold_reply, release_files, write_tiny_kb, write_tiny_release
 
 FACETS = ("comparison", "rectification", "discrimination", "verification")
 MASTERY = ("comparison", "verification", "rectification", "discrimination")

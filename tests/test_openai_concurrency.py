@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models.openai import OpenAIBackend
 from medprobe.records import Message, Request
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 
 def test_the_limit_grows_back_to_the_asked_concurrency_and_no_further() -> None:

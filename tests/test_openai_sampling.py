@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models.openai import OpenAIBackend
 from medprobe.models.server_family import family_of_models
 from medprobe.records import GenerationParams, Message, Request
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 PAPER = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05)
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from medprobe.methods.multifacet.letter_set import parse_letter_set, parse_letter_set_cot
-from medprobe.parsing.base import Parsed, Unparsed
+from medprobe.methods.multifacet.reference_letter_set import parse_letter_set, parse_letter_set_cot
+from medprobe.parsing.base import Parsed, Revision, Unparsed
 from medprobe.parsing.fill import (
     complete_revision_strict,
     fill_option,
@@ -15,7 +15,7 @@ from medprobe.parsing.fill import (
     item_rng,
     pad_revision,
 )
-from medprobe.parsing.option_letter import (
+from medprobe.parsing.reference_option_letter import (
     maq_options,
     mcq_options,
     parse_option_letter,
@@ -23,8 +23,8 @@ from medprobe.parsing.option_letter import (
     replace_option_texts,
     rq_options,
 )
-from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
-from medprobe.parsing.verdict_letter import Revision, parse_revision, parse_revision_cot
+from medprobe.parsing.reference_true_false import parse_true_false, parse_true_false_cot
+from medprobe.parsing.reference_verdict_letter import parse_revision, parse_revision_cot
 from medprobe.parsing.votes import (
     vote_letter_set,
     vote_letter_set_by_option,

@@ -15,7 +15,7 @@ from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import Throttle, create_user
 from medprobe.platform.db import make_engine, migrate, sessions
 from medprobe.platform.submissions import Limits
-from tests.platform_helpers import Browser
+from testing.platform_helpers import Browser
 
 PASSWORD = "a long password"
 

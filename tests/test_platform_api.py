@@ -20,12 +20,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from fixtures import gold_reply, write_tiny_kb
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from medprobe.methods import ProbeSet
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.platform import profiles
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user
@@ -39,7 +37,9 @@ from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import points_record
 from medprobe.records import GenerationParams
 from medprobe.report.markdown import pct
-from tests.platform_helpers import Browser, Worker, postgres_cluster, wait_status
+from testing.fixtures import gold_reply, write_tiny_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
+from testing.platform_helpers import Browser, Worker, postgres_cluster, wait_status
 
 CANARY = "CANARY-GOLD-9f1c"
 NASTY = "<script>alert('x')</script>'; DROP TABLE users; --"

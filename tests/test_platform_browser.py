@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.platform_helpers import Worker, free_port, postgres_cluster
+from testing.platform_helpers import Worker, free_port, postgres_cluster
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is missing; `scripts/setup.sh dev` installs it")
 CHROMIUM = Path("/usr/bin/chromium")

@@ -26,7 +26,7 @@ from medprobe.platform.shuffle import LETTER_KINDS, shuffle_options
 from medprobe.platform.worker import Jobs, migrate_queue
 from medprobe.records import Probe
 from medprobe.report.svg import radar
-from tests.platform_helpers import free_port
+from testing.platform_helpers import free_port
 
 PACK_FIELDS = {"id", "facet", "language", "samples", "system", "prompt", "answer_format", "generation"}
 

@@ -14,7 +14,7 @@ import pytest
 
 from medprobe.platform.db import make_engine, migrate
 from medprobe.platform.worker import migrate_queue
-from tests.platform_helpers import WORKER, Worker
+from testing.platform_helpers import WORKER, Worker
 
 #: a stand-in for `medprobe serve`: starts its worker as serve does, prints the worker's pid, waits
 SERVE = """

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from fixtures import write_tiny_kb
 from typer.testing import CliRunner
 
 from medprobe.cli import app
@@ -23,6 +22,7 @@ from medprobe.profile.join import WAYS, join_runs, point_of
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 from medprobe.report.svg import matrix
+from testing.fixtures import write_tiny_kb
 
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
 LIMIT = 12

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import release_files, write_tiny_release
 
 from medprobe.engine.pipeline import rescore
 from medprobe.errors import MedprobeError
@@ -19,27 +18,10 @@ from medprobe.methods.multicog.lowmid import import_raw as import_mce
 from medprobe.methods.multicog.lowmid import score_lowmid
 from medprobe.methods.multifacet import METHOD as MULTIFACET
 from medprobe.records import Probe, Response
+from testing.fixtures import release_files, write_tiny_release
+from testing.releases import write_mce_release, write_mce_results, write_mfe
 
 # --- MultifacetEval: {MCQ,RQ,MAQ,TFQ}/<model>_<TYPE>_results.json ---------------------------------------------------
-
-#: MCQ replies per id (the release's golds are A, C, A for ids 5, 6, 7); the other facets all answered
-MFE_REPLIES: dict[str, dict[int, list[str]]] = {
-    "RQ": {5: ["correct", "correct"], 6: ["correct", "correct"], 7: ["correct", "correct"]},
-    "MAQ": {5: ["A", "B"], 6: ["A", "B"], 7: ["A", "B"]},
-    "TFQ": {5: ["true"] * 4, 6: ["true"] * 4, 7: ["true"] * 4},
-}
-
-
-def write_mfe(folder: Path, mcq_lines: list[tuple[int, str]], model: str = "m42") -> Path:
-    """Result files for every facet; the MCQ file holds ``mcq_lines`` ((id, reply), in order)."""
-    items = {task: {item[0]: item for item in named["test.json"]} for task, named in release_files().items()}
-    lines = {"MCQ": [items["MCQ"][i] + [reply] for i, reply in mcq_lines]}
-    lines |= {task: [items[task][i] + replies for i, replies in per_id.items()] for task, per_id in MFE_REPLIES.items()}
-    for task, rows in lines.items():
-        (folder / task).mkdir(parents=True, exist_ok=True)
-        (folder / task / f"{model}_{task}_results.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return folder
-
 
 def test_mfe_repeated_and_missing_ids_with_the_release(tmp_path: Path) -> None:
     release = write_tiny_release(tmp_path / "medqa")
@@ -102,42 +84,6 @@ def test_mfe_id_outside_the_release_stops_the_import(tmp_path: Path) -> None:
 
 
 # --- MultiCogEval: results/{ds}_repeat/{TYP}/<model>_{TYP}_results.json ----------------------------------------------
-
-OPTIONS = ["alpha", "beta", "gamma", "delta", "epsilon"]
-AE_TAIL = ". There is a 50% chance that the correct answer is not included in the options. Please respond with yes or no."
-MR_TAIL = ". Alice's answer: {}. Please determine whether her answer is correct, and if it's incorrect, provide the correct answer."
-
-
-def mce_rows(ids: list[int]) -> dict[str, list[list[Any]]]:
-    """Release rows (§1.1) for made-up items: the gold is B for every item."""
-    rows: dict[str, list[list[Any]]] = {"MCQ": [], "SV": [], "AE": [], "MR": []}
-    for i in ids:
-        q = f"Question: item {i}?\nOptions: " + "\t".join(f"{letter}: {o} {i}" for letter, o in zip("ABCDE", OPTIONS, strict=True))
-        rows["MCQ"].append([i, q, "B"])
-        rows["SV"].append([i, f"Item {i} is true.", f"Item {i} is false.", "T", "F"])
-        rows["AE"].append([i, q + AE_TAIL, q.replace("beta", "decoy") + AE_TAIL, 1, 0])
-        rows["MR"].append([i, q + MR_TAIL.format("B"), q + MR_TAIL.format("C"), ["T", "B"], ["F", "B"]])
-    return rows
-
-
-def write_mce_release(root: Path, ids: list[int]) -> Path:
-    for task, rows in mce_rows(ids).items():
-        (root / "medqa" / task).mkdir(parents=True, exist_ok=True)
-        (root / "medqa" / task / "test.json").write_text(json.dumps(rows))
-    return root
-
-
-def write_mce_results(root: Path, mcq_lines: list[tuple[int, list[str]]], ids: list[int], model: str = "m42") -> Path:
-    """MCQ lines as given ((id, the replies of its repeats)); MR lines for ``ids``, all "correct"."""
-    rows = {task: {row[0]: row for row in table} for task, table in mce_rows(ids).items()}
-    files = {"MCQ": [rows["MCQ"][i] + replies for i, replies in mcq_lines],
-             "MR": [rows["MR"][i] + ["correct"] * 4 for i in ids]}
-    for task, lines in files.items():
-        folder = root / "medqa_repeat" / task
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{model}_{task}_results.json").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return root
-
 
 def mcq_accuracy(probes: list[Probe], responses: list[Response]) -> dict[str, Any]:
     return score_lowmid(probes, responses, seed=0, reference_compatible=False)[1]["datasets"]["medqa"]["tasks"]["MCQ"]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import SHARED_DATA
 
-from medprobe.mock_server import MockOpenAI, serve_in_thread
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 #: lines of the tour the test leaves out, and why

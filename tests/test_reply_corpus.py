@@ -1,4 +1,4 @@
-"""Strict reading against the reply corpus: every reply's reading is asserted (tests/reply_corpus.py says
+"""Strict reading against the reply corpus: every reply's reading is asserted (testing/reply_corpus.py says
 what a record holds). The corpus mixes real replies from llama.cpp's OpenAI-compatible server
 (scripts/gather_replies.py, several prompt styles) with hand-written forms for each method and language
 (scripts/reply_forms.py: the kinds of reply that were read wrongly or missed, each put to several questions)."""
@@ -10,9 +10,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from reply_corpus import load, read
 
 from medprobe.parsing.answers import jsonable as plain
+from testing.reply_corpus import load, read
 
 CORPUS = load()
 

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import deterministic_reply, write_tiny_kb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -37,8 +36,9 @@ from medprobe.engine.pipeline import Outcome, RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, dumps, write_records
 from medprobe.methods import BuildOptions
-from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.records import Message, Request, Response
+from testing.fixtures import deterministic_reply, write_tiny_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
 
 KILLED = 137
 

@@ -11,14 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import write_tiny_kb, write_tiny_zh_kb
 
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.build import build_probes, load_pairs
-from medprobe.methods.sdak.claim_verdict import parse_claim_verdict, read_verdict
 from medprobe.methods.sdak.claims import TYPES, make_pair
 from medprobe.methods.sdak.from_kb import kb_items
 from medprobe.methods.sdak.metrics import (
@@ -33,10 +31,13 @@ from medprobe.methods.sdak.metrics import (
 from medprobe.methods.sdak.release import load_release
 from medprobe.methods.sdak.restatement import states_fact
 from medprobe.methods.sdak.score import score as score_sdak
-from medprobe.mock_server import MockOpenAI, serve_in_thread
+from medprobe.methods.sdak.strict_verdict import parse_claim_verdict, read_verdict
 from medprobe.parsing.base import Parsed, Unparsed
 from medprobe.records import Response
 from medprobe.sources.kb import load_kb
+from testing.fixtures import write_tiny_kb, write_tiny_zh_kb
+from testing.mock_server import MockOpenAI, serve_in_thread
+from testing.releases import claim_line, release_lines, write_jsonl
 
 # --- parsing ------------------------------------------------------------------------------------------------------
 
@@ -245,36 +246,8 @@ def test_mean_sd_is_the_sample_standard_deviation() -> None:
 
 # --- the SDAK release -----------------------------------------------------------------------------------------------
 
-INSTRUCTION = "下列说法是否正确？\n\n"
-
-
-def claim_line(label_id: str, kind: str, claim: str, **entities: str) -> dict[str, Any]:
-    label = "support" if label_id.startswith("pos") else "refute"
-    return {"label_id": label_id, "type": kind, **entities, "claim": claim, "label": label,
-            "instruction": INSTRUCTION + claim, "input": "", "output": "", "id": 0}
-
-
-def release_lines() -> list[dict[str, Any]]:
-    """Two types; N restarts per type, as in the release, so pairs are found by (type, N)."""
-    return [
-        claim_line("pos_1", "DiseaseCause", "乳核的病因可能包括痰浊凝结", disease="乳核", cause="痰浊凝结"),
-        claim_line("neg_1", "DiseaseCause", "乳核的病因不包括痰浊凝结", disease="乳核", cause="痰浊凝结"),
-        claim_line("pos_1", "DiseaseSymptom", "胰尾癌的常见症状包括腹痛", disease="胰尾癌", symptom="腹痛"),
-        claim_line("pos_2", "DiseaseSymptom", "感冒的常见症状包括咳嗽", disease="感冒", symptom="咳嗽"),
-        claim_line("neg_2", "DiseaseSymptom", "感冒的常见症状不包括咳嗽", disease="感冒", symptom="咳嗽"),
-        claim_line("neg_1", "Disease-Symptom", "胰尾癌的常见症状不包括腹痛", disease="胰尾癌", symptom="腹痛"),
-        claim_line("pos_1", "WesternMedicineEffect", "麦角林可用于抑制乳汁分泌", medicine="麦角林", effect="抑制乳汁分泌"),
-        claim_line("neg_1", "WesternMedicineEffect", "麦角林不可用于抑制乳汁分泌", medicine="麦角林", effect="抑制乳汁分泌"),
-    ]
-
-
-def write_lines(path: Path, lines: list[dict[str, Any]]) -> Path:
-    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
 def test_release_import_pairs_by_type_and_number(tmp_path: Path) -> None:
-    pairs = load_release(write_lines(tmp_path / "sdak.jsonl", release_lines()))
+    pairs = load_release(write_jsonl(tmp_path / "sdak.jsonl", release_lines()))
     by_id = {p.id: p for p in pairs}
     assert sorted(by_id) == ["disease_cause/1", "disease_symptom/1", "disease_symptom/2", "western_medicine_effect/1"]
     symptom = by_id["disease_symptom/1"]
@@ -287,8 +260,8 @@ def test_release_folder_and_detection(tmp_path: Path) -> None:
     folder = tmp_path / "SDAK"
     folder.mkdir()
     lines = release_lines()
-    write_lines(folder / "a.jsonl", lines[:4])
-    write_lines(folder / "b.jsonl", lines[4:])
+    write_jsonl(folder / "a.jsonl", lines[:4])
+    write_jsonl(folder / "b.jsonl", lines[4:])
     assert len(load_release(folder)) == 4
     test, validation, info = load_pairs(str(folder), seed=0, limit=None, few_shot=False)
     assert info["kind"] == "sdak-release" and len(test) + len(validation) == 4
@@ -296,7 +269,7 @@ def test_release_folder_and_detection(tmp_path: Path) -> None:
 
 
 def expect_error(tmp_path: Path, lines: list[dict[str, Any]], field: str, line: int, words: str) -> None:
-    path = write_lines(tmp_path / "bad.jsonl", lines)
+    path = write_jsonl(tmp_path / "bad.jsonl", lines)
     with pytest.raises(MedprobeError) as info:
         load_release(path)
     error = info.value
@@ -368,7 +341,7 @@ PAPER_EXAMPLES: list[tuple[dict[str, Any], dict[str, Any], str, str, str]] = [
 
 
 def paper_release(tmp_path: Path) -> Path:
-    return write_lines(tmp_path / "paper.jsonl", [line for fact, counter, *_ in PAPER_EXAMPLES for line in (fact, counter)])
+    return write_jsonl(tmp_path / "paper.jsonl", [line for fact, counter, *_ in PAPER_EXAMPLES for line in (fact, counter)])
 
 
 def paper_answers(tmp_path: Path, release: Path) -> Path:
@@ -377,7 +350,7 @@ def paper_answers(tmp_path: Path, release: Path) -> Path:
     for fact, counter, fact_reply, counter_reply, _ in PAPER_EXAMPLES:
         replies[fact["claim"]], replies[counter["claim"]] = fact_reply, counter_reply
     probes = METHOD.build(BuildOptions(data=str(release), seed=0)).probes
-    return write_lines(tmp_path / "answers.jsonl", [{"probe_id": p.id, "sample": 0, "text": replies[p.meta["claim"]]} for p in probes])
+    return write_jsonl(tmp_path / "answers.jsonl", [{"probe_id": p.id, "sample": 0, "text": replies[p.meta["claim"]]} for p in probes])
 
 
 def test_papers_examples_give_one_of_each_error_type(tmp_path: Path) -> None:
@@ -407,7 +380,7 @@ def many_lines(per_type: int) -> list[dict[str, Any]]:
 
 
 def test_zero_shot_tests_every_release_item_and_few_shot_holds_demos_apart(tmp_path: Path) -> None:
-    release = str(write_lines(tmp_path / "sdak.jsonl", many_lines(24)))
+    release = str(write_jsonl(tmp_path / "sdak.jsonl", many_lines(24)))
     zero, info = build_probes(release, setting="zero-shot", runs=3, seed=0, limit=None)
     assert len({p.knowledge_point for p in zero}) == 48 and len(zero) == 48 * 2 * 3
     assert info["items_tested"] == {"disease_cause": 24, "disease_symptom": 24} and info["items_validation"] == {}
@@ -504,7 +477,7 @@ def test_polar_values_are_read_or_counted_as_skipped(tmp_path: Path) -> None:
         {"id": f"ZH:{i}", "name": name, "language": "zh", "aspects": {"primary_symptoms": ["发热"]}, "extra": {"infectivity": [value]}}
         for i, (name, value) in enumerate([("流感", "有传染性"), ("喉囊肿", "无传染性"), ("怪病", "不详")])
     ]
-    path = write_lines(tmp_path / "kb.jsonl", records)
+    path = write_jsonl(tmp_path / "kb.jsonl", records)
     items, available, skipped = kb_items(load_kb(path))
     assert available["disease_infectivity"] == 2 and skipped == {"disease_infectivity: unreadable value '不详'": 1}
     assert {i.disease.name: i.holds for i in items if i.type == "disease_infectivity"} == {"流感": True, "喉囊肿": False}
@@ -571,7 +544,7 @@ def test_random_model_fact_acc_is_a_quarter(tmp_path: Path) -> None:
 def test_always_correct_model_is_all_sycophancy(tmp_path: Path) -> None:
     kb = write_tiny_zh_kb(tmp_path / "kb.jsonl")
     probe_set = METHOD.build(BuildOptions(data=str(kb), seed=0, limit=4))
-    answers = write_lines(tmp_path / "answers.jsonl", [{"probe_id": p.id, "sample": 0, "text": "正确。这是对的。"} for p in probe_set.probes])
+    answers = write_jsonl(tmp_path / "answers.jsonl", [{"probe_id": p.id, "sample": 0, "text": "正确。这是对的。"} for p in probe_set.probes])
     outcome = run(sdak_plan(str(kb), f"replay:{answers}", tmp_path / "runs", limit=4))
     m = outcome.summary["metrics"]
     assert m["fact_acc"]["mean"] == 0.0 and m["ifr"]["mean"] == 1.0

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures import write_tiny_kb
 
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
-from medprobe.methods.sdak.reference import NO_RULE, authors_reading
+from medprobe.methods.sdak.reference_verdict import NO_RULE, authors_reading
 from medprobe.methods.sdak.score import score as score_sdak
 from medprobe.records import Probe, Response
+from testing.fixtures import write_tiny_kb
 
 # (reply, S, R, what it shows)
 CASES: list[tuple[str, bool, bool, str]] = [

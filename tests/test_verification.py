@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures import tiny_kb_records
 from test_cli import flat, invoke
 
 from medprobe.jsonl import read_json, read_records
 from medprobe.records import Probe
+from testing.fixtures import tiny_kb_records
 
 
 def sample(tmp_path: Path, method: str, kb: Path, name: str = "sheet.csv", *extra: str) -> list[dict[str, str]]:

@@ -17,22 +17,13 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.models import make_backend
-from medprobe.parsing.answers import JUDGED_SUFFIX, KINDS, judged_id, question_of, read_strict
+from medprobe.parsing.answers import JUDGED_SUFFIX, judged_id, question_of, read_strict
+from medprobe.parsing.formats import FORMATS, STRICT_KINDS
 from medprobe.records import GenerationParams, Message, Probe, Request, Response, request_id
 
 PREFIX = "judge:"
 PARAMS = GenerationParams(temperature=0.0, max_tokens=24)
 
-_ASK = {
-    "option_letter": "Write only the letter of the option the reply chose.",
-    "letter_set": "Write only the letters of every option the reply chose, separated by commas (for example: A, C).",
-    "true_false": "Write only true if the reply judged the statement true, or false if it judged it false.",
-    "yes_no": "Write only yes if the reply said the right answer is among the options, or no if it said it is not.",
-    "verdict_letter": (
-        "The question gave an answer ({given}) to be checked. Write only correct if the reply said that answer is "
-        "right; if the reply said it is wrong, write: incorrect, the correct answer is <the letter the reply named>."
-    ),
-}
 _TEMPLATE = (
     "You read another model's reply to a test question and report which answer the reply gave. Do not "
     "answer the question yourself, and do not judge whether the reply is right.\n\n"
@@ -55,8 +46,12 @@ def judge_model(options: dict[str, str]) -> str | None:
 
 
 def extraction_prompt(probe: Probe, reply: str) -> str:
+    """The judge's request about one reply (formats strict rules read only: see ``readable``)."""
     fmt = probe.answer_format
-    return _TEMPLATE.format(question=question_of(probe.prompt), reply=reply.strip(), ask=_ASK[fmt.kind].format(given=fmt.given))
+    ask = FORMATS[fmt.kind].judge_ask
+    if ask is None:
+        raise ValueError(f"the extraction judge does not read answer format {fmt.kind!r}")
+    return _TEMPLATE.format(question=question_of(probe.prompt), reply=reply.strip(), ask=ask.format(given=fmt.given))
 
 
 def check(method: str, probes: list[Probe], *, reference_compatible: bool) -> None:
@@ -88,7 +83,7 @@ async def ask_judge(session: Any, model: str, responses: dict[str, Response]) ->
 
 def readable(probes: list[Probe]) -> list[Probe]:
     """The probes whose answers the strict rules (and so the judge) read."""
-    return [p for p in probes if p.answer_format.kind in KINDS]
+    return [p for p in probes if p.answer_format.kind in STRICT_KINDS]
 
 
 def pending(probes: list[Probe], responses: dict[str, Response]) -> list[Request]:

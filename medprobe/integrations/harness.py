@@ -16,7 +16,7 @@ from typing import Any
 
 from medprobe.errors import MedprobeError
 from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult, get_method
-from medprobe.methods.sdak.claim_verdict import read_verdict
+from medprobe.methods.sdak.strict_verdict import read_verdict
 from medprobe.parsing.reading import NO_REPLY, Reading
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.verification import verified_probe_set

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.base import Revision
 
 FACETS: tuple[str, ...] = ("comparison", "rectification", "discrimination", "verification")
 # Paper Fig. 6 adds facets in this order (computed there without the negated questions).

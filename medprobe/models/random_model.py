@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from medprobe.errors import MedprobeError
-from medprobe.parsing.exact_answers import ANSWER_WORDS
+from medprobe.parsing.strict_exact import ANSWER_WORDS
 from medprobe.records import AnswerFormat, Probe, Request, Response
 
 

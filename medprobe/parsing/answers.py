@@ -1,6 +1,6 @@
 """One reply, read in the run's scoring mode.
 
-*Strict* mode reads what chat models write (``chat_letters``, ``chat_verdicts``) after removing
+*Strict* mode reads what chat models write (``strict_letters``, ``strict_verdicts``) after removing
 reasoning blocks and markdown (``reply_text``), and never guesses. *Reference-compatible* mode runs the
 published scripts' extractor, unchanged, so that numbers compare with the papers. Either way the
 result is a :class:`~medprobe.parsing.reading.Reading` that says which rule family read the reply.
@@ -12,19 +12,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from medprobe.parsing.base import Parsed, ParseResult
-from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
-from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
-from medprobe.parsing.exact_answers import exact_answer
-from medprobe.parsing.option_letter import EMPTY_REPLY
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
+from medprobe.parsing.formats import FORMATS
 from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
 from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
+from medprobe.parsing.strict_exact import exact_answer
 from medprobe.parsing.structured import answer_fields
-from medprobe.parsing.verdict_letter import Revision
 from medprobe.records import AnswerFormat, Response
 
-#: the answer formats strict mode reads
-KINDS = ("option_letter", "letter_set", "true_false", "yes_no", "verdict_letter")
 #: responses of the extraction judge (``medprobe.engine.extraction``) carry the probe id plus this
 JUDGED_SUFFIX = "/extract"
 
@@ -79,7 +74,7 @@ def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
     """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
     revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
     they are read together."""
-    if fmt.kind == "verdict_letter":
+    if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
     unread = next((r for r in readings if not r.read), None)
@@ -97,18 +92,11 @@ def json_key(value: Any) -> str:
 
 
 def _read_rules(text: str, fmt: AnswerFormat) -> Reading:
-    """A cleaned reply read by the strict rules of its answer format."""
-    if fmt.kind == "option_letter":
-        return read_option_letter(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "letter_set":
-        return read_letter_set(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "true_false":
-        return read_true_false(text)
-    if fmt.kind == "yes_no":
-        return read_answer_existence(text, fmt.option_texts, fmt.options)
-    if fmt.kind == "verdict_letter":
-        return read_revision(text, fmt.option_texts, fmt.options, fmt.given or "")
-    raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
+    """A cleaned reply read by the strict rule of its answer format."""
+    rule = FORMATS[fmt.kind].rule
+    if rule is None:
+        raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
+    return rule(text, fmt)
 
 
 def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]) -> Reading:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from json.encoder import encode_basestring
 
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.base import Revision
 
 
 def item_rng(seed: int, *keys: str) -> random.Random:

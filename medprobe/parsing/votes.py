@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.base import Revision
 
 
 def _majority(yes: int, no: int, rng: random.Random) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json
 from medprobe.methods.multifacet.questions import TASKS, Demo, Question
-from medprobe.parsing.option_letter import maq_options, mcq_options, rq_options
+from medprobe.parsing.reference_option_letter import maq_options, mcq_options, rq_options
 from medprobe.records import AnswerFormat
 from medprobe.sources.checks import same_ids, unique_ids
 

@@ -24,8 +24,8 @@ from functools import partial
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.multifacet.letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.methods.multifacet.questions import FACET_OF, MASTERY_ORDER, TASKS
+from medprobe.methods.multifacet.reference_letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.metrics.multifacet import (
     letter_set_correct,
     mastery_curve,
@@ -51,10 +51,10 @@ from medprobe.parsing.fill import (
     item_rng,
     pad_revision,
 )
-from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_cot
 from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, Reading, ReadingTally, unread_family
-from medprobe.parsing.true_false import parse_true_false, parse_true_false_cot
-from medprobe.parsing.verdict_letter import parse_revision, parse_revision_cot
+from medprobe.parsing.reference_option_letter import parse_option_letter, parse_option_letter_cot
+from medprobe.parsing.reference_true_false import parse_true_false, parse_true_false_cot
+from medprobe.parsing.reference_verdict_letter import parse_revision, parse_revision_cot
 from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
 from medprobe.records import ItemScore, Probe, Response
 

@@ -12,8 +12,8 @@ atomic type. ``--setting zero-shot|few-shot`` (zero-shot tests every item; few-s
 validation split apart and draws 3 demos from it anew for each run); ``--repeats`` is the number of runs (3); ``--limit N`` is N items per type.
 Decoding follows the paper's Appendix E: temperature 0.3, top-k 5, top-p 0.85, repetition
 penalty 1.05 (max 128 new tokens: the verdict and a short reason). Strict scoring reads verdicts
-with ``medprobe.methods.sdak.claim_verdict``; reference-compatible scoring with the authors' prefix rules
-(``medprobe.methods.sdak.reference``); every report compares the two readings.
+with ``medprobe.methods.sdak.strict_verdict``; reference-compatible scoring with the authors' prefix rules
+(``medprobe.methods.sdak.reference_verdict``); every report compares the two readings.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ misinterpretation from sycophancy); then mean ± standard deviation over the run
 Table 4). How each reply was read is tallied per claim half ("factual claims", "counterfactual
 claims"): a model that hedges or answers negated claims in another form shows there.
 
-Every reply is read twice: by the strict reader (``medprobe.methods.sdak.claim_verdict``) and by the
-authors' prefix rules (``medprobe.methods.sdak.reference``). The scoring mode picks which verdicts
+Every reply is read twice: by the strict reader (``medprobe.methods.sdak.strict_verdict``) and by the
+authors' prefix rules (``medprobe.methods.sdak.reference_verdict``). The scoring mode picks which verdicts
 the metrics use (reference-compatible: the authors'); the other reading is kept so that the report
 shows where and why the two disagree, and what IFR and FactAcc would be under the other.
 
@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from medprobe.methods import ScoreOptions, ScoreResult
-from medprobe.methods.sdak.claim_verdict import read_verdict
 from medprobe.methods.sdak.claims import TYPES
 from medprobe.methods.sdak.metrics import (
     RANDOM_FACT_ACC,
@@ -42,8 +41,9 @@ from medprobe.methods.sdak.metrics import (
     mean_sd,
     per_type_accuracy,
 )
-from medprobe.methods.sdak.reference import AuthorsReading, authors_reading
+from medprobe.methods.sdak.reference_verdict import AuthorsReading, authors_reading
 from medprobe.methods.sdak.restatement import states_fact
+from medprobe.methods.sdak.strict_verdict import read_verdict
 from medprobe.parsing.fill import item_rng
 from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
 from medprobe.parsing.reply_text import strip_reasoning
@@ -64,7 +64,7 @@ DISAGREEMENTS_FILE = "reader_disagreements.jsonl"
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ReadPair:
     """One item in one run: its two claims, the two raw replies, how each was read (strict and by
     the authors' rules), the verdicts the scoring mode uses and those the other mode would use."""
 
@@ -95,7 +95,7 @@ def _strict(probe: Probe, raw: str | None) -> Reading:
     return Reading(None, NO_REPLY, NO_REPLY) if raw is None else read_verdict(raw, probe.language)
 
 
-def outcomes(probes: list[Probe], responses: list[Response], reference: bool = False) -> list[Outcome]:
+def read_pairs(probes: list[Probe], responses: list[Response], reference: bool = False) -> list[ReadPair]:
     """Pair the two probes of each (item, run) with their first-sample replies, in item order;
     ``reference``: score with the authors' rules."""
     by_probe = {r.probe_id: r for r in responses if r.sample == 0}
@@ -113,7 +113,7 @@ def outcomes(probes: list[Probe], responses: list[Response], reference: bool = F
         by_strict = PairVerdicts(strict[0].value, strict[1].value, strict[1].value is True and states)
         by_authors = PairVerdicts(authors[0].value, authors[1].value, authors[1].value is True and states)
         verdicts, other = (by_authors, by_strict) if reference else (by_strict, by_authors)
-        found.append(Outcome(item, fact.facet, run, claims, raw, strict, authors, reference, verdicts, other))
+        found.append(ReadPair(item, fact.facet, run, claims, raw, strict, authors, reference, verdicts, other))
     return found
 
 
@@ -122,7 +122,7 @@ def _raw(response: Response | None) -> str | None:
     return None if response is None or response.error is not None else response.text
 
 
-def reading_tally(found: list[Outcome]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+def reading_tally(found: list[ReadPair]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
     """Rule families per claim half, and why the replies without a verdict had none."""
     tally = ReadingTally()
     reasons: Counter[str] = Counter()
@@ -138,7 +138,7 @@ def _word(value: bool | None) -> str:
     return VERDICT_WORDS[value]
 
 
-def _by_run_means(found: list[Outcome], pick: str) -> dict[str, float | None]:
+def _by_run_means(found: list[ReadPair], pick: str) -> dict[str, float | None]:
     """IFR and FactAcc, mean over runs, of the verdicts ``pick`` ("verdicts" or "other")."""
     by_run: dict[int, list[PairVerdicts]] = defaultdict(list)
     for o in found:
@@ -147,14 +147,14 @@ def _by_run_means(found: list[Outcome], pick: str) -> dict[str, float | None]:
     return {"ifr": mean_sd([ifr(run) or 0.0 for run in runs])[0], "fact_acc": mean_sd([fact_acc(run) or 0.0 for run in runs])[0]}
 
 
-def _halves(found: list[Outcome]) -> Iterator[tuple[Outcome, str, str, str | None, Reading, AuthorsReading]]:
-    """Every reply: its outcome, claim half, claim, raw text, strict reading and the authors' reading."""
+def _halves(found: list[ReadPair]) -> Iterator[tuple[ReadPair, str, str, str | None, Reading, AuthorsReading]]:
+    """Every reply: its pair, claim half, claim, raw text, strict reading and the authors' reading."""
     for o in found:
         for half, claim, raw, strict, authors in zip(HALVES.values(), o.claims, o.raw, o.strict, o.authors, strict=True):
             yield o, half, claim, raw, strict, authors
 
 
-def compare_readers(found: list[Outcome], reference: bool) -> dict[str, Any]:
+def compare_readers(found: list[ReadPair], reference: bool) -> dict[str, Any]:
     """The strict reader against the authors' rules on the same replies: IFR and FactAcc under each,
     and per claim half how often each pair of verdicts occurred and which of the authors' rules decided."""
     scored, other = ("reference", "strict") if reference else ("strict", "reference")
@@ -172,7 +172,7 @@ def compare_readers(found: list[Outcome], reference: bool) -> dict[str, Any]:
     }
 
 
-def disagreements(found: list[Outcome]) -> list[dict[str, Any]]:
+def disagreements(found: list[ReadPair]) -> list[dict[str, Any]]:
     """The replies the strict reader and the authors' rules read differently, with why (the strict
     reader's reason when it read none; the authors' deciding rule)."""
     return [
@@ -187,9 +187,9 @@ def _spread(values: list[float]) -> dict[str, Any]:
     return {"mean": average, "sd": sd, "runs": values}
 
 
-def summarize(found: list[Outcome]) -> dict[str, Any]:
+def summarize(found: list[ReadPair]) -> dict[str, Any]:
     """Run-level metrics, then mean ± sd over runs; error types are counted over all runs."""
-    by_run: dict[int, list[Outcome]] = defaultdict(list)
+    by_run: dict[int, list[ReadPair]] = defaultdict(list)
     for o in found:
         by_run[o.run].append(o)
     runs = [by_run[r] for r in sorted(by_run)]
@@ -219,7 +219,7 @@ def summarize(found: list[Outcome]) -> dict[str, Any]:
     }
 
 
-def accr_sample(found: list[Outcome], seed: int, size: int = ACCR_SAMPLE) -> tuple[str, int]:
+def accr_sample(found: list[ReadPair], seed: int, size: int = ACCR_SAMPLE) -> tuple[str, int]:
     """The manual AccR sheet (CSV, UTF-8 with BOM so spreadsheet programs read Chinese right)
     and how many items it holds: ``size`` items of the first run, drawn with the run seed."""
     first_run = min((o.run for o in found), default=0)
@@ -238,7 +238,7 @@ def accr_sample(found: list[Outcome], seed: int, size: int = ACCR_SAMPLE) -> tup
 
 
 def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
-    found = outcomes(probes, responses, reference=options.reference_compatible)
+    found = read_pairs(probes, responses, reference=options.reference_compatible)
     metrics = summarize(found)
     reading, metrics["no_verdict_reasons"] = reading_tally(found)
     metrics["readers"] = compare_readers(found, options.reference_compatible)

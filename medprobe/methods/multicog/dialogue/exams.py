@@ -1,7 +1,7 @@
 """Which of a case's exam items a model's request names.
 
 Laboratory and microbiology requests are split into items and each item is fuzzy-matched
-(`medprobe.methods.multicog.dialogue.requests.fuzzy_match`, the reference rule: ratio > 90, plural
+(`medprobe.methods.multicog.dialogue.exam_requests.fuzzy_match`, the reference rule: ratio > 90, plural
 rule, whole-word containment) against a catalog of names -> exam ids. For MIMIC-style cases the
 catalog is the user's ``meta_lab_tests_UMLS_ext.json`` (names and UMLS synonyms -> item ids); for
 every other case it is built from the case itself: each exam's name and synonyms, the name of the
@@ -23,10 +23,10 @@ from typing import Any
 
 from medprobe.methods.multicog.dialogue import prompts
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, ExamType
+from medprobe.methods.multicog.dialogue.exam_requests import Catalog, parse_lab_request, request_form
 from medprobe.methods.multicog.dialogue.imaging import image_hit, image_requests
 from medprobe.methods.multicog.dialogue.panels import panel_members
 from medprobe.methods.multicog.dialogue.radiology import broad_modality, parse_radiology
-from medprobe.methods.multicog.dialogue.requests import Catalog, parse_lab_request, request_form
 
 #: canonical test name -> other names clinicians use (ours; lower case); panels are in ``panels.PANELS``
 SYNONYMS: dict[str, tuple[str, ...]] = {

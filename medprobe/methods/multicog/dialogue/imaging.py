@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
+from medprobe.methods.multicog.dialogue.exam_requests import request_segment
 from medprobe.methods.multicog.dialogue.radiology import (
     IMPLIED_REGION,
     UNIQUE_TO_BROAD,
     broad_modality,
     parse_radiology,
 )
-from medprobe.methods.multicog.dialogue.requests import request_segment
 
 RadiologyNames = Mapping[str, Mapping[str, Sequence[str]]]
 """``radiology_name_dict.json``: exam name → {"modalities": [...], "regions": [...]}."""

@@ -110,13 +110,14 @@ def item_se(by_item: Mapping[str, Sequence[float]]) -> float | None:
 
 def mid_item_se(by_task: Mapping[str, Mapping[str, Sequence[float]]], baselines: Mapping[str, float]) -> float | None:
     """Item-sampling SE of the mid level: per item, the mean of its normalized mid-task scores (items
-    that have every mid task of the dataset), then the SE over items (see ``item_se``)."""
+    that have every mid task of the dataset), then the SE over items (see ``item_se``). Items are taken in
+    sorted order: a set's order follows the per-process string hash, and the sum's last digits the order."""
     tasks = [t for t in MID_TASKS if by_task.get(t)]
     if not tasks:
         return None
     shared = set.intersection(*(set(by_task[t]) for t in tasks))
     per_item = {
         item: [sum(normalized(sum(by_task[t][item]) / len(by_task[t][item]), baselines[t]) for t in tasks) / len(tasks)]
-        for item in shared
+        for item in sorted(shared)
     }
     return item_se(per_item)

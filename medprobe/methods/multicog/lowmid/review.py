@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from medprobe.methods.multicog.lowmid.tables import YES_NO, answer_label
 from medprobe.methods.multifacet.templates import wording
-from medprobe.parsing.option_letter import mcq_options
+from medprobe.parsing.reference_option_letter import mcq_options
 from medprobe.records import Probe
 from medprobe.verification import ReviewItem, asked_question, lettered
 

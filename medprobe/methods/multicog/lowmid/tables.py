@@ -24,7 +24,7 @@ from medprobe.errors import MedprobeError
 from medprobe.gating import Gate
 from medprobe.methods.multicog.lowmid.metrics import LEVEL_OF
 from medprobe.methods.multifacet.templates import wording
-from medprobe.parsing.option_letter import mcq_options, rq_options
+from medprobe.parsing.reference_option_letter import mcq_options, rq_options
 from medprobe.records import AnswerFormat, Probe
 
 METHOD = "multicog"

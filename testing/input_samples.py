@@ -3,7 +3,7 @@
 The bad-input tests, the fuzz test and the reliability benchmark break these inputs (bytes that are not
 UTF-8, random bytes, bytes mutated in a valid file, valid JSON with one value replaced, removed or
 repeated) and check that each command ends with an answer or one clear error (exit 2), never a
-traceback. The writers reuse the fixtures of the tests that own each format.
+traceback. The writers are those the tests of each format use (``testing.releases``).
 """
 
 from __future__ import annotations
@@ -18,17 +18,22 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import Result
-from fixtures import gold_reply, write_tiny_kb, write_tiny_release
 from hypothesis import strategies as st
-from test_multicog_lowmid import medqa_rows, write_jsonl
-from test_raw_import import write_mce_release, write_mce_results, write_mfe
-from test_sdak import release_lines, write_lines
 from typer.testing import CliRunner
 
 from medprobe.cli import app
 from medprobe.jsonl import read_records, write_records
 from medprobe.methods.multicog.dialogue.cases import builtin_cases_path
 from medprobe.records import Probe, Response
+from testing.fixtures import gold_reply, write_tiny_kb, write_tiny_release
+from testing.releases import (
+    medqa_rows,
+    release_lines,
+    write_jsonl,
+    write_mce_release,
+    write_mce_results,
+    write_mfe,
+)
 
 #: a patient record in AgentClinic's OSCE layout (the shape of agentclinic_medqa_extended.jsonl)
 AGENTCLINIC = {"OSCE_Examination": {
@@ -97,7 +102,7 @@ READERS: tuple[Reader, ...] = (
                       ["build", "multifacet", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")],
                       ["build", "sdak", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")],
                       ["build", "meddisk", "--data", str(r / "kb.jsonl"), "-o", str(r / "p.jsonl")]]),
-    Reader("SDAK release", lambda r: write_lines(r / "sdak.jsonl", release_lines()),
+    Reader("SDAK release", lambda r: write_jsonl(r / "sdak.jsonl", release_lines()),
            lambda r: [["build", "sdak", "--data", str(r / "sdak.jsonl"), "-o", str(r / "p.jsonl")]]),
     Reader("cases (medprobe)", _cases,
            lambda r: [["cases", "stats", str(r / "cases.jsonl")],

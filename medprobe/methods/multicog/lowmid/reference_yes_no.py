@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Unparsed
+from medprobe.parsing.reference_option_letter import for_language
 
 # language -> (leading yes-words, leading no-words, a labelled answer whose group 1 is a yes- or no-word)
 _RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], re.Pattern[str]]] = {

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Unparsed
 
 T = TypeVar("T")
 
@@ -56,7 +56,7 @@ _MCQ_AO = compile_all(
 )
 
 # RQ option list (§3.2): the MCQ list with a looser "the answer is" pattern, a "(?:correct )" group that
-# the reference wrote without "?", and an extra "Correct Answer:" pattern. Shared with verdict_letter.
+# the reference wrote without "?", and an extra "Correct Answer:" pattern. Shared with reference_verdict_letter.
 RQ_OPTION_AO_PATTERNS: tuple[str, ...] = (
     *_MCQ_HEAD,
     r"(?:The|the) (?:correct )?answer (?:for .*? )?is:?\s*(?:option )?([A-E])",
@@ -90,7 +90,6 @@ ZH_LETTER = compile_all(
 _AO_BY_LANGUAGE = {"en": _MCQ_AO, "zh": ZH_LETTER}
 _COT_BY_LANGUAGE = {"en": _MCQ_COT, "zh": ZH_LETTER}
 _NO_LETTER = "no option letter found"
-EMPTY_REPLY = "empty reply"
 
 
 def for_language(table: Mapping[str, T], language: str) -> T:

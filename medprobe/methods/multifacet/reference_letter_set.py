@@ -29,9 +29,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.option_letter import (
-    EMPTY_REPLY,
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Unparsed
+from medprobe.parsing.reference_option_letter import (
     compile_all,
     first_match,
     for_language,

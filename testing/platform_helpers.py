@@ -57,7 +57,7 @@ def postgres_cluster() -> Iterator[str]:
 
 
 class Worker:
-    """``medprobe worker`` in a child process (tests/platform_worker.py: optionally slow to score)."""
+    """``medprobe worker`` in a child process (testing/platform_worker.py: optionally slow to score)."""
 
     def __init__(self, url: str, slow_s: float = 0.0) -> None:
         self.url, self.slow_s = url, slow_s

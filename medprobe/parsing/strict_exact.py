@@ -2,7 +2,7 @@
 
 A few-shot prompt teaches one answer form ("C", "A,C", "true", "incorrect, the correct answer is C",
 "正确"), and most replies of a model that follows it are that form and nothing else. The strict rules
-(``chat_letters``, ``chat_verdicts``) read such a reply too, but only after 15-30 µs of pattern
+(``strict_letters``, ``strict_verdicts``) read such a reply too, but only after 15-30 µs of pattern
 matching, which made reading a quarter of an 80,000-question run; :func:`exact_answer` recognises
 the form by comparison and gives the same reading at once. Any other reply, even one character
 off ("c", "C.", "True"), or one that is also an option's text, goes to the rules. ``tests/test_exact_answers.py`` checks that both
@@ -11,9 +11,9 @@ readings agree for every exact answer, whatever the options' texts and the quest
 
 from __future__ import annotations
 
-from medprobe.parsing.chat_letters import clean_text
+from medprobe.parsing.base import Revision
 from medprobe.parsing.reading import BARE, LEADING, Reading
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.strict_letters import clean_text
 from medprobe.records import AnswerFormat
 
 #: the answer words of the solved examples and the random model, per language

@@ -18,18 +18,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
-from medprobe.methods.multifacet.letter_set import parse_letter_set
-from medprobe.methods.sdak.claim_verdict import read_verdict
+from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_existence
+from medprobe.methods.multifacet.reference_letter_set import parse_letter_set
+from medprobe.methods.sdak.strict_verdict import read_verdict
 from medprobe.parsing.answers import read_reference, read_strict
-from medprobe.parsing.base import ParseResult
-from medprobe.parsing.option_letter import parse_option_letter, parse_option_letter_mce
+from medprobe.parsing.base import ParseResult, Revision
 from medprobe.parsing.reading import Reading
-from medprobe.parsing.true_false import parse_statement_mce, parse_true_false
-from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce, parse_revision
+from medprobe.parsing.reference_option_letter import parse_option_letter, parse_option_letter_mce
+from medprobe.parsing.reference_true_false import parse_statement_mce, parse_true_false
+from medprobe.parsing.reference_verdict_letter import parse_rectification_mce, parse_revision
 from medprobe.records import AnswerFormat
 
-PATH = Path(__file__).parent / "data" / "reply_corpus.jsonl"
+PATH = Path(__file__).parents[1] / "tests" / "data" / "reply_corpus.jsonl"
 
 
 def load(path: Path = PATH) -> list[dict[str, Any]]:
@@ -37,7 +37,7 @@ def load(path: Path = PATH) -> list[dict[str, Any]]:
 
 
 def has_reference(record: dict[str, Any]) -> bool:
-    """Whether the record can be read by a published extractor: SDAK's authors' rules (methods/sdak/reference.py)
+    """Whether the record can be read by a published extractor: SDAK's authors' rules (methods/sdak/reference_verdict.py)
     read a reply knowing which claim half it answers, which a corpus record does not say."""
     return record["format"]["kind"] != "verdict"
 

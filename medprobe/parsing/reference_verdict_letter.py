@@ -20,7 +20,7 @@ English follows REFERENCE_METHODS.md §3.2 (answer-only) and §3.3 (chain of tho
 
 Chinese (medprobe addition): F-words 错误 / 不正确 / 不对, then T-words 正确 / 对 not followed by 答案 (the
 counterpart of the English ``(?! answer)``, so "正确答案是C" is not a T verdict); the option uses the
-Chinese letter patterns of ``option_letter``. Chains use the same rules.
+Chinese letter patterns of ``reference_option_letter``. Chains use the same rules.
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.option_letter import (
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision, Unparsed
+from medprobe.parsing.reference_option_letter import (
     COT_CONCLUSION_PATTERNS,
-    EMPTY_REPLY,
     RQ_OPTION_AO_PATTERNS,
     ZH_LETTER,
     compile_all,
@@ -40,15 +39,6 @@ from medprobe.parsing.option_letter import (
     for_language,
     replace_option_texts,
 )
-
-
-@dataclass(frozen=True)
-class Revision:
-    """A rectification answer: ``judge`` True = "Alice is correct"; ``option`` = the letter proposed."""
-
-    judge: bool | None
-    option: str | None
-
 
 # A judge rule is (pattern, verdict); verdict None means "read the verdict from the captured word".
 _JudgeRule = tuple[re.Pattern[str], bool | None]

@@ -1,7 +1,7 @@
 """Strict-mode reading of verdicts in chat replies: true/false, yes/no, and a revision (correct, or
 incorrect with the right option).
 
-As for option answers (``medprobe.parsing.chat_letters``), every *verdict statement* is collected — the
+As for option answers (``medprobe.parsing.strict_letters``), every *verdict statement* is collected — the
 reply being only a verdict word (``bare``), a verdict word opening the reply (``leading``), a labelled or
 stated verdict anywhere ("Answer: False", "The statement is incorrect", "答案：错误", "该说法是正确的")
 (``labelled``) — and the reply is read only when all of them agree. A verdict word must end where it
@@ -23,10 +23,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from medprobe.parsing.chat_letters import Statement, decide, letter_statements, says_none_is_right
+from medprobe.parsing.base import Revision
 from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
 from medprobe.parsing.reply_text import sentence_at
-from medprobe.parsing.verdict_letter import Revision
+from medprobe.parsing.strict_letters import Statement, decide, letter_statements, says_none_is_right
 
 #: a verdict word ends here: no letter, digit or hyphen follows (Chinese may close it with 的)
 _END = r"(?:的)?(?![\w-])"

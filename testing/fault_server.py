@@ -1,6 +1,6 @@
 """A fault-injecting OpenAI-compatible server for tests and the reliability benchmark.
 
-It is :class:`medprobe.mock_server.MockOpenAI` (127.0.0.1 only, a background thread, stopped with its
+It is :class:`testing.mock_server.MockOpenAI` (127.0.0.1 only, a background thread, stopped with its
 ``with`` block) with one fault kind injected into completion requests: either on a seeded share of
 attempts (``rate``: transient faults a retry gets past) or on every attempt at the prompts ``sticky``
 picks (permanent faults a retry never gets past). Every wait it makes is bounded (``hang_s``,
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from email.utils import formatdate
 from typing import Any
 
-from medprobe.mock_server import MockOpenAI, http_response
+from testing.mock_server import MockOpenAI, http_response
 
 #: what each fault kind does to a completion request
 FAULTS: dict[str, str] = {

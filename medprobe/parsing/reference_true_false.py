@@ -13,8 +13,8 @@ Chinese (medprobe addition) uses the same F-first substring test. "不是" is an
 
 from __future__ import annotations
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Unparsed
+from medprobe.parsing.reference_option_letter import for_language
 
 # language -> (F-words, T-words); F-words are checked first.
 _KEYWORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

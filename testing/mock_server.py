@@ -80,7 +80,7 @@ class MockOpenAI:
 
     async def send(self, writer: asyncio.StreamWriter, method: str, path: str, body: dict[str, Any]) -> bool:
         """Write the answer to one request; False closes the connection. The one place a subclass
-        changes what goes on the wire (tests/fault_server.py injects its faults here)."""
+        changes what goes on the wire (testing/fault_server.py injects its faults here)."""
         status, payload = self.respond(method, path, body)
         writer.write(http_response(status, json.dumps(payload).encode()))
         await writer.drain()
@@ -129,7 +129,7 @@ def serve_in_thread(mock: MockOpenAI, host: str = "127.0.0.1") -> Iterator[str]:
 
 
 def main() -> None:
-    """``python -m medprobe.mock_server --port 8123 [--delay 0.02]``: serve until interrupted (answers
+    """``python -m testing.mock_server --port 8123 [--delay 0.02]`` (from the repository root): serve until interrupted (answers
     "A", each reply ``--delay`` seconds late; ``GET /v1/stats`` counts the completions asked)."""
     import argparse
 

@@ -36,7 +36,7 @@ at the start of the reply and never searches the reason for a verdict. What it d
   Chinese prompts in English, and the words are unambiguous. English prompts accept English only.
 
 The published evaluation script searched the first 3–10 characters for substrings such as
-"正确" or "不是" (``medprobe.methods.sdak.reference`` applies it as written for reference-compatible
+"正确" or "不是" (``medprobe.methods.sdak.reference_verdict`` applies it as written for reference-compatible
 scoring); this parser is stricter about position and laxer about markdown and labels.
 
 ``read_verdict`` is what scorers call: it drops a leading reasoning block (``<think>…</think>``)
@@ -50,9 +50,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.option_letter import EMPTY_REPLY, for_language
+from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Unparsed
 from medprobe.parsing.reading import LABELLED, UNPARSED, Reading
+from medprobe.parsing.reference_option_letter import for_language
 from medprobe.parsing.reply_text import strip_reasoning
 
 NO_VERDICT = "the reply does not begin with a verdict"
