@@ -29,9 +29,9 @@ from fixtures import deterministic_reply, write_tiny_release  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from input_samples import READERS, Reader, broken_inputs, is_clear, try_broken  # noqa: E402
 
+from medprobe.contract import BuildOptions  # noqa: E402
 from medprobe.engine.pipeline import RunPlan, run  # noqa: E402
 from medprobe.errors import MedprobeError  # noqa: E402
-from medprobe.methods import BuildOptions  # noqa: E402
 from medprobe.mock_server import serve_in_thread  # noqa: E402
 
 

@@ -25,8 +25,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from medprobe.contract import BuildOptions, available_methods, get_method
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.paths import NO_SPACE, NO_SPACE_HINT, output_file, writable_dir
 from medprobe.redact import redacted
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE

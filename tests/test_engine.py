@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from fixtures import deterministic_reply, write_tiny_kb
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.cache import ResponseCache, cache_key
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request

@@ -15,9 +15,9 @@ import pytest
 from fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of
 from fixtures import deterministic_reply, write_tiny_release
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.mock_server import MockOpenAI, http_response, serve_in_thread
 from medprobe.models import make_backend
 from medprobe.records import Message, Request, Response

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from fixtures import deterministic_reply, write_tiny_kb, write_tiny_release
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, rescore
 from medprobe.engine.pipeline import run as run_plan
 from medprobe.errors import MedprobeError
@@ -30,7 +31,6 @@ from medprobe.integrations.harness import (
     read_sample,
     responses_of,
 )
-from medprobe.methods import BuildOptions
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 
 LIMIT = 3

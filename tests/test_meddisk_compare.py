@@ -15,9 +15,9 @@ from fixtures import write_tiny_kb, write_tiny_zh_kb
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.jsonl import write_records
-from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk import METHOD
 from medprobe.methods.meddisk.build import build_probes
 from medprobe.methods.meddisk.grading import Thresholds

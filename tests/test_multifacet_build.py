@@ -24,8 +24,8 @@ from fixtures import (
     write_tiny_zh_kb,
 )
 
+from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions
 from medprobe.methods.multifacet import METHOD
 from medprobe.methods.multifacet.templates import EN, ZH
 from medprobe.records import Probe, Response

@@ -24,7 +24,7 @@ from fixtures import gold_reply, write_tiny_kb
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from medprobe.methods import ProbeSet
+from medprobe.contract import ProbeSet
 from medprobe.mock_server import MockOpenAI, serve_in_thread
 from medprobe.platform import profiles
 from medprobe.platform.app import Settings, create_app

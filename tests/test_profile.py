@@ -15,9 +15,9 @@ from fixtures import write_tiny_kb
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import get_method
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, write_json, write_records
-from medprobe.methods import get_method
 from medprobe.metrics.stats import bootstrap_ci
 from medprobe.profile.join import WAYS, join_runs, point_of
 from medprobe.profile.oracle import oracle_responses

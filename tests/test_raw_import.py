@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fixtures import release_files, write_tiny_release
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import rescore
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.methods.multicog.lowmid import import_raw as import_mce
 from medprobe.methods.multicog.lowmid import score_lowmid
 from medprobe.methods.multifacet import METHOD as MULTIFACET

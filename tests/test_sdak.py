@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from fixtures import write_tiny_kb, write_tiny_zh_kb
 
+from medprobe.contract import BuildOptions, ScoreOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.build import build_probes, load_pairs
 from medprobe.methods.sdak.claim_verdict import parse_claim_verdict, read_verdict

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from fixtures import write_tiny_kb
 
+from medprobe.contract import BuildOptions, ScoreOptions
 from medprobe.engine.pipeline import RunPlan, run
-from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.reference import NO_RULE, authors_reading
 from medprobe.methods.sdak.score import score as score_sdak

@@ -25,9 +25,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from medprobe.contract import BuildOptions, available_methods, get_method
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import dumps
-from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.platform.models import Benchmark, BenchmarkTexts
 from medprobe.platform.shuffle import shuffle_options
 from medprobe.records import Probe

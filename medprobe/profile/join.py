@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import SharedPoints
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, read_records
-from medprobe.methods import SharedPoints
 from medprobe.methods.meddisk.score import TIER_VALUE
 from medprobe.profile.points import points_record
 from medprobe.records import ItemScore, RunConfig

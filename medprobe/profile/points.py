@@ -24,16 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import BuildOptions, SharedPoints
 from medprobe.errors import MedprobeError
 from medprobe.gating import Gate, enumerated_aspects, gate_kb
-from medprobe.methods import BuildOptions, SharedPoints
 from medprobe.methods.meddisk.build import N_DEMOS, demo_pools
 from medprobe.methods.multicog.lowmid.kb import NEEDED_DISTRACTORS, WANTED_DISTRACTORS
 from medprobe.methods.multifacet import READ_TYPES
 from medprobe.methods.multifacet.from_kb import MIN_VALUES, QuestionPoints, distractors, index_kb
 from medprobe.methods.sdak.from_kb import kb_items
-from medprobe.parsing.fill import item_rng
 from medprobe.precision import point_cell
+from medprobe.seeding import item_rng
 from medprobe.sources.kb import KnowledgeBase
 
 

@@ -17,9 +17,9 @@ from typing import Any
 from rich.table import Table
 
 from medprobe.aspects import ASPECTS
+from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, gate_kb, gate_records, record_gates
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.meddisk import review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
 from medprobe.methods.meddisk.grading import LEVEL_BOUNDARIES, METRICS, format_total

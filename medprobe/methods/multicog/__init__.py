@@ -23,10 +23,10 @@ from typing import Any
 
 from rich.table import Table
 
+from medprobe.contract import BuildOptions, ProbeSet, RunSession, ScoreOptions, ScoreResult
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
@@ -118,7 +118,7 @@ class MultiCogMethod:
         info["notes"] = [*notes, *info.get("notes", [])]
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True)
 
-    async def interact(self, probe_set: ProbeSet, session: Any) -> None:
+    async def interact(self, probe_set: ProbeSet, session: RunSession) -> None:
         """Ask the static questions at once, then step all dialogues turn by turn together."""
         static = [p for p in probe_set.probes if p.meta.get("level") != "high"]
         talks = [p for p in probe_set.probes if p.meta.get("level") == "high"]
@@ -126,20 +126,21 @@ class MultiCogMethod:
             await session.ask(session.requests_for(static))
         if not talks:
             return
-        if session.plan.prompt_style != "chat":
+        if session.prompt_style != "chat":
             raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
         pool = tuple(probe_set.info["high"]["diagnosis_pool"])  # the baseline doctor's candidates
-        episodes = [dialogue.episode_of(p, session.plan.build.seed, pool) for p in talks]
+        episodes = [dialogue.episode_of(p, session.seed, pool) for p in talks]
 
         async def ask_quietly(requests: list[Any]) -> list[Response]:
             return await session.ask(requests, progress=False)
 
-        await dialogue.step_all(episodes, ask_quietly, concurrency=session.backend.max_concurrency, progress=session.plan.progress)
+        bar = session.progress_bar(len(episodes), "dialogues", "dialogue")
+        await dialogue.step_all(episodes, ask_quietly, concurrency=session.concurrency, bar=bar)
         judge = probe_set.info.get("judge")
         if judge:
             await self._judge(judge, talks, episodes, session)
 
-    async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: Any) -> None:
+    async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: RunSession) -> None:
         """Ask the judge only about diagnoses that no rule decides (kind "other")."""
         from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis
 
@@ -148,7 +149,7 @@ class MultiCogMethod:
             for probe, episode in zip(probes, episodes, strict=True) if dialogue.wants_judge(probe, episode.final_text)
         ]
         if pending:
-            backend = make_backend(judge, seed=session.plan.build.seed)
+            backend = make_backend(judge, seed=session.seed)
             try:
                 await session.ask(pending, backend=backend)
             finally:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, enumerated_aspects, gate_kb, gate_records, record_gates
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import raw, release, review
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses

@@ -38,12 +38,13 @@ from medprobe.methods.multicog.lowmid.yes_no import parse_answer_existence
 from medprobe.metrics.multifacet import normalized
 from medprobe.parsing.answers import judged_id, question_of, read_reference, read_strict, with_judge
 from medprobe.parsing.base import ParseResult
-from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
+from medprobe.parsing.fill import fill_option, fill_true_false, pad_revision
 from medprobe.parsing.option_letter import EMPTY_REPLY, parse_option_letter_mce
 from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read, unread_family
 from medprobe.parsing.true_false import parse_statement_mce
 from medprobe.parsing.verdict_letter import Revision, parse_rectification_mce
 from medprobe.records import ItemScore, Probe, Response
+from medprobe.seeding import item_rng
 
 
 @dataclass(frozen=True)
