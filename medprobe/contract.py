@@ -206,6 +206,8 @@ class Method(Protocol):
     # clinicians review (medprobe.verification); without it the method's items cannot be verified.
     # ``item_cells(self, probes, build_info) -> Counter[(KB name, aspect, question type)]`` counts the
     # items built from a knowledge base (medprobe.gating); without it a run states no item error.
+    # ``commands(self) -> typer.Typer`` gives the method's own commands and command groups, which
+    # ``medprobe`` mounts beside its own (medprobe.cli); a core command's name wins over a method's.
 
 
 def available_methods() -> dict[str, Any]:

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.table import Table
 
 from medprobe.aspects import ASPECTS
@@ -78,6 +79,12 @@ class MedDisKMethod:
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
+
+    def commands(self) -> typer.Typer:
+        """The method's own commands, mounted by ``medprobe`` (imported only when one is asked for)."""
+        from medprobe.methods.meddisk.cli import app
+
+        return app
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)

@@ -21,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.table import Table
 
 from medprobe.contract import BuildOptions, ProbeSet, RunSession, ScoreOptions, ScoreResult
@@ -205,6 +206,12 @@ class MultiCogMethod:
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         probes, responses, info = import_raw(path, options.name, options.repeats, release=options.data)
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
+
+    def commands(self) -> typer.Typer:
+        """The method's own commands, mounted by ``medprobe`` (imported only when one is asked for)."""
+        from medprobe.methods.multicog.cli import app
+
+        return app
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         """Low and mid level questions; the dialogue cases of the high level are not reviewed."""
