@@ -8,11 +8,11 @@ module sits below both the engine and the methods: each imports it, neither impo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from medprobe.errors import MedprobeError
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # annotations only: the command line imports this module to s
     from rich.table import Table
 
     from medprobe.models.base import ModelBackend
-    from medprobe.records import GenerationParams, ItemScore, Probe, Request, Response
+    from medprobe.records import GenerationParams, ItemScore, KnowledgePoint, Probe, Request, Response
+    from medprobe.sources.kb import KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,46 @@ class SharedPoints:
     def record(self) -> dict[str, Any]:
         """What config.json keeps of them (``build_info["points"]``)."""
         return {"ids": list(self.ids), "kb_sha256": self.kb_sha256, "diseases": self.diseases}
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way a method asks about a knowledge point, as a profile joins its runs (medprobe.profile.join):
+    the method's items of ``facets`` (all of them when None) make up the point's cell, whose score is the
+    share of questions answered right unless ``point_score`` scores the point's item itself (a graded
+    free-text answer; None from it falls back to the share)."""
+
+    key: str
+    method: str
+    title: str
+    facets: frozenset[str] | None = None
+    point_score: Callable[[ItemScore, Mapping[str, Any]], float | None] | None = None
+
+
+@dataclass(frozen=True)
+class ProfileRole:
+    """How a method takes part in a knowledge profile (``medprobe run profile``); a method without one
+    is left out of profiles."""
+
+    #: place among the profile's methods (its runs and report sections), lowest first
+    rank: int
+    #: the ways its items are joined in, in report order
+    ways: tuple[Way, ...]
+    #: the question types it asks of an aspect: a profile samples the aspects whose types of every
+    #: method pass the gate of blind-read precision (medprobe.gating)
+    question_types: tuple[str, ...]
+    #: the method's level(s) a profile asks (``BuildOptions.level``)
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class PointTest:
+    """What a method asks of a knowledge point before it can build on it in a profile. ``admits`` is
+    checked on every candidate before the seeded draw; ``keeps``, which may cost more, only on drawn
+    points in draw order until the sample is full."""
+
+    admits: Callable[[KnowledgePoint], bool]
+    keeps: Callable[[KnowledgePoint], bool] | None = None
 
 
 @dataclass
@@ -206,12 +247,35 @@ class Method(Protocol):
     # clinicians review (medprobe.verification); without it the method's items cannot be verified.
     # ``item_cells(self, probes, build_info) -> Counter[(KB name, aspect, question type)]`` counts the
     # items built from a knowledge base (medprobe.gating); without it a run states no item error.
+    # ``profile: ProfileRole`` and ``profile_points(self, kb, seed) -> PointTest`` make the method part of
+    # a knowledge profile (medprobe.profile.points); without them profiles leave it out.
     # ``commands(self) -> typer.Typer`` gives the method's own commands and command groups, which
     # ``medprobe`` mounts beside its own (medprobe.cli); a core command's name wins over a method's.
 
 
 def available_methods() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group="medprobe.methods")}
+
+
+class ProfileMethod(Method, Protocol):
+    """A method that takes part in knowledge profiles."""
+
+    profile: ProfileRole
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        """What it asks of a knowledge point of ``kb`` to build on it (``seed``: the profile's)."""
+        ...
+
+
+def profile_methods() -> list[ProfileMethod]:
+    """The methods that take part in a knowledge profile, in their profile order."""
+    found = [get_method(name) for name in sorted(available_methods())]
+    return sorted((cast("ProfileMethod", m) for m in found if getattr(m, "profile", None) is not None), key=lambda m: m.profile.rank)
+
+
+def profile_ways() -> list[Way]:
+    """The ways of every profile method, in profile order."""
+    return [way for method in profile_methods() for way in method.profile.ways]
 
 
 def get_method(name: str) -> Method:

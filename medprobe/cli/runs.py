@@ -40,7 +40,7 @@ DEFAULT_JOBS: tuple[tuple[str, dict[str, Any]], ...] = (
 @app.command()
 @user_errors
 def run(
-    method: Annotated[str | None, typer.Argument(help="meddisk, multifacet, multicog, sdak, or profile (all four on shared knowledge points); the default job when omitted")] = None,
+    method: Annotated[str | None, typer.Argument(help="a method (medprobe models lists them: meddisk, multifacet, multicog, sdak), or profile (every method on shared knowledge points); the default job when omitted")] = None,
     model: Annotated[str, typer.Option("--model", "-m", help="llamacpp:default | llamacpp:PATH.gguf | openai:MODEL@URL | random | replay:FILE")] = "llamacpp:default",
     data: Annotated[str | None, typer.Option(help="source: a folder of released data, a KB file, or builtin:en / builtin:zh")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="evaluate a seeded sample of N knowledge points")] = None,

@@ -24,7 +24,16 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from medprobe.contract import BuildOptions, ProbeSet, RunSession, ScoreOptions, ScoreResult
+from medprobe.contract import (
+    BuildOptions,
+    PointTest,
+    ProbeSet,
+    ProfileRole,
+    RunSession,
+    ScoreOptions,
+    ScoreResult,
+    Way,
+)
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
@@ -32,11 +41,13 @@ from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
 from medprobe.methods.multicog.lowmid.kb import READ_AS
+from medprobe.methods.multicog.profile_part import point_test
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.precision import point_cell
 from medprobe.records import UNBUILT_KEY, GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
 LEVELS = ("low", "mid", "high")
@@ -71,6 +82,17 @@ class MultiCogMethod:
     default_data = f"{DEFAULT_LOWMID_DATA},{DEFAULT_CASES}"
     settings: tuple[str, ...] = ()
     raw_formats = ("multicogeval-raw",)
+
+    profile = ProfileRole(
+        rank=30,
+        ways=(Way("mcq", "multicog", "MultiCogEval low (MCQ)", frozenset({"MCQ"})),
+              Way("mid", "multicog", "MultiCogEval mid (SV, AE, MR)", frozenset({"SV", "AE", "MR"}))),
+        question_types=tuple(sorted(set(READ_AS.values()))),
+        level="low,mid",  # clinical cases (the high level) are not knowledge points
+    )
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        return point_test(kb, seed)
 
     def build(self, options: BuildOptions) -> ProbeSet:
         unknown = sorted(set(options.options) - OPTIONS)
