@@ -90,3 +90,10 @@ def test_a_method_reaches_the_engine_only_through_its_services() -> None:
     wrong = {name: sorted(m for m in imports_of(name) if under(m, "medprobe.engine") and m not in allowed)
              for name in modules() if under(name, "medprobe.methods")}
     assert not {name: found for name, found in wrong.items() if found}
+
+
+def test_the_profile_and_the_command_line_import_no_method() -> None:
+    """They loop over the methods through the contract, so a new method needs no change to them."""
+    wrong = {name: sorted(m for m in imports_of(name) if under(m, "medprobe.methods"))
+             for name in modules() if under(name, "medprobe.profile") or under(name, "medprobe.cli")}
+    assert not {name: found for name, found in wrong.items() if found}

@@ -14,7 +14,6 @@ without a change to this package.
 
 from __future__ import annotations
 
-import functools
 import sys
 
 import click
@@ -25,7 +24,6 @@ from medprobe.cli import cache, export, items, kb, platform, readings, runs
 from medprobe.contract import available_methods, get_method
 
 
-@functools.cache
 def method_commands() -> dict[str, click.Command]:
     """Every method's own commands by name (a method without ``commands()`` has none)."""
     found: dict[str, click.Command] = {}
