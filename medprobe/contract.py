@@ -242,8 +242,7 @@ class Method(Protocol):
         ...
 
     # Optional: ``async def interact(self, probe_set, session: RunSession) -> None`` drives multi-turn
-    # episodes through ``session.ask``; without it the engine
-    # asks every probe once. ``review_items(self, probes) -> list[ReviewItem]`` gives the questions
+    # episodes through ``session.ask``; without it the engine asks every probe once. ``review_items(self, probes) -> list[ReviewItem]`` gives the questions
     # clinicians review (medprobe.verification); without it the method's items cannot be verified.
     # ``item_cells(self, probes, build_info) -> Counter[(KB name, aspect, question type)]`` counts the
     # items built from a knowledge base (medprobe.gating); without it a run states no item error.

@@ -15,12 +15,14 @@ from medprobe.redact import redacted
 
 cache_app = typer.Typer(help="Inspect or clear the response cache.")
 
+
 @cache_app.command("stats")
 @user_errors
 def cache_stats() -> None:
     from medprobe.engine.cache import ResponseCache
 
     print(json.dumps(ResponseCache().stats(), indent=2))
+
 
 @cache_app.command("clear")
 @user_errors

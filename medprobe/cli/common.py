@@ -22,6 +22,7 @@ from medprobe.redact import redacted
 #: the width given to output that is not a terminal (wide enough for any table medprobe prints)
 UNBOUNDED_WIDTH = 10_000
 
+
 def _console(stderr: bool = False) -> Console:
     """Rich's layout at a terminal's width; piped or redirected (and no COLUMNS), lines as wide as they
     need: rich assumes 80 columns off a terminal and cut every leaderboard cell to a few characters."""
@@ -29,22 +30,18 @@ def _console(stderr: bool = False) -> Console:
     unbounded = not stream.isatty() and "COLUMNS" not in os.environ
     return Console(stderr=stderr, width=UNBOUNDED_WIDTH if unbounded else None)
 
+
 out_console = _console()
-
 err_console = _console(stderr=True)
-
 #: exit status of a run that finished with requests left unanswered (scripts and CI must notice)
 EXIT_INCOMPLETE = 3
-
 #: exit status of ``kb audit`` when a check is over its limit
 EXIT_AUDIT = 4
-
 VERIFIED_HELP = "a verification file (medprobe items apply): leave out knowledge points with an item flagged wrong or ambiguous"
-
 UNMEASURED_HELP = ("on builtin:en / builtin:zh, also ask the aspects whose questions blind reading has not measured "
                    "precise enough (left out by default; the report says which were added)")
-
 F = TypeVar("F", bound=Callable[..., Any])
+
 
 def user_errors(func: F) -> F:
     """Print MedprobeError without a traceback and exit 2."""
@@ -69,6 +66,7 @@ def user_errors(func: F) -> F:
 
     return wrapper  # type: ignore[return-value]
 
+
 def parse_options(pairs: list[str], flag: str = "-O") -> dict[str, str]:
     options = {}
     for pair in pairs:
@@ -77,6 +75,7 @@ def parse_options(pairs: list[str], flag: str = "-O") -> dict[str, str]:
             raise MedprobeError(f"expected key=value, got '{pair}'", field=flag)
         options[key.strip()] = value.strip()
     return options
+
 
 def print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> None:
     out_console.print(get_method(method_name).table(summary))
@@ -92,7 +91,9 @@ def print_outcome(method_name: str, path: Path, summary: dict[str, Any]) -> None
         err_console.print(f"[dim]note: {note}[/]")
     print(path, flush=True)
 
+
 STRICT_RUNS_HELP = "refuse an unfinished run directory (no summary.json) instead of skipping it with a warning"
+
 
 def finished_runs(runs: list[Path], strict: bool) -> list[Path]:
     """The run directories that have finished. An unfinished one (a run still going, or killed: the same
@@ -110,6 +111,7 @@ def finished_runs(runs: list[Path], strict: bool) -> list[Path]:
     if not finished:
         raise MedprobeError("none of the run directories has finished", hint="finish a run first (run its command again)")
     return finished
+
 
 def refuse_incomplete(runs: list[Path], command: str) -> None:
     """A comparison or profile is made of complete runs only: a request without an answer counts as a

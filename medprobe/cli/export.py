@@ -19,6 +19,7 @@ from medprobe.paths import writable_dir
 
 export_app = typer.Typer(help="Export probe sets for other tools: lm-evaluation-harness tasks, Hugging Face datasets.")
 
+
 @export_app.command("lm-eval")
 @user_errors
 def export_lm_eval(
@@ -43,6 +44,7 @@ def export_lm_eval(
         path = export_task(built, folder, server_family)
         err_console.print(f"{escape(path.stem)}: {len(built.probe_set.probes)} probes")
     print(folder)
+
 
 @export_app.command("hf")
 @user_errors

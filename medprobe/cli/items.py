@@ -18,6 +18,7 @@ from medprobe.paths import output_file
 
 items_app = typer.Typer(help="Verified items: review sheets of generated questions for clinicians, and their verdicts.")
 
+
 @items_app.command("sample")
 @user_errors
 def items_sample(
@@ -40,6 +41,7 @@ def items_sample(
     review_sheet(items, output)
     err_console.print(f"{len(items)} items of {len({i.knowledge_point for i in items})} knowledge points to review")
     print(output)
+
 
 @items_app.command("apply")
 @user_errors

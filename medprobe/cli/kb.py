@@ -21,6 +21,7 @@ from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 
 kb_app = typer.Typer(help="Build, inspect and validate knowledge bases.")
 
+
 @kb_app.command("build")
 @user_errors
 def kb_build(
@@ -40,13 +41,16 @@ def kb_build(
     err_console.print(escape(f"{len(kb.diseases)} diseases; audit recorded in {record}: {_audit_line(audit.to_dict()['checks'])}"))
     print(path)
 
+
 def _audit_line(checks: dict[str, Any]) -> str:
     over = [f"{key} {row['rate']:.3f} % > {row['limit']:g} %" for key, row in checks.items() if row["over"]]
     return "over the limit: " + ", ".join(over) if over else "every check within its limit"
 
+
 def _max_option(key: str) -> Any:
     check = CHECKS_BY_KEY[key]
     return typer.Option(f"--max-{key.replace('_', '-')}", min=0.0, help=f"limit for {check.title}, % (default {check.limit:g})")
+
 
 @kb_app.command("audit")
 @user_errors
@@ -79,6 +83,7 @@ def kb_audit_cmd(
         err_console.print(f"[bold red]audit failed[/]: {escape(_audit_line(audit.to_dict()['checks']))}")
         raise typer.Exit(EXIT_AUDIT)
 
+
 @kb_app.command("stats")
 @user_errors
 def kb_stats_cmd(
@@ -104,6 +109,7 @@ def kb_stats_cmd(
     out_console.print(table)
     print(f"audit (recorded by kb build): {_audit_line(stats['audit'])}" if audit else "audit: none recorded for this file (medprobe kb audit KB)")
 
+
 @kb_app.command("precision")
 @user_errors
 def kb_precision(
@@ -128,6 +134,7 @@ def kb_precision(
     if not rows:
         print("no blind reading measures the current builders' questions: every aspect is opt-in (--include-unmeasured)")
 
+
 @kb_app.command("show")
 @user_errors
 def kb_show(
@@ -143,6 +150,7 @@ def kb_show(
             print(record.model_dump_json(indent=2))
             return
     raise MedprobeError(f"no disease '{disease}' in {kb}", hint="use the id or exact name shown by the KB")
+
 
 @kb_app.command("validate")
 @user_errors

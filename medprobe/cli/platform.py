@@ -16,7 +16,9 @@ from medprobe.cli.common import (
 )
 from medprobe.errors import MedprobeError
 
+#: its commands are mounted at the top of the medprobe command (medprobe.cli)
 app = typer.Typer()
+
 
 @app.command()
 @user_errors
@@ -38,6 +40,7 @@ def serve(
         return
     platform.serve(db or platform.default_db(), host, port, workers, include_unmeasured=include_unmeasured)
 
+
 @app.command()
 @user_errors
 def answer(
@@ -58,6 +61,7 @@ def answer(
     print(f"{out}: {stats.total - stats.errors} of {stats.total} answered ({stats.resumed} already, {stats.from_cache} from the cache, "
           f"{stats.sent} asked, {stats.errors} failed{'; run again to retry them' if stats.errors else ''})")
 
+
 def platform_extra() -> None:
     """The server's packages come with the `platform` extra; say so instead of an ImportError."""
     import importlib.util
@@ -65,6 +69,7 @@ def platform_extra() -> None:
     missing = [name for name in ("fastapi", "sqlalchemy", "alembic", "dbos", "swagger_ui_bundle") if importlib.util.find_spec(name) is None]
     if missing:
         raise MedprobeError(f"the platform needs {', '.join(missing)}", hint="scripts/setup.sh platform (or pip install -e '.[platform]')")
+
 
 @app.command()
 @user_errors
@@ -78,6 +83,7 @@ def worker(
     from medprobe.platform.worker import run_worker
 
     run_worker(db or default_db(), executor)
+
 
 @app.command()
 @user_errors

@@ -18,6 +18,7 @@ from medprobe.paths import output_file
 
 readings_app = typer.Typer(help="Check the strict answer reader on your own model: a review sheet of a run's replies, and its score.")
 
+
 @readings_app.command("audit")
 @user_errors
 def readings_audit(
@@ -34,6 +35,7 @@ def readings_audit(
     err_console.print(f"{rows} replies to review: fill in your_reading, then run medprobe readings score {output}")
     print(output)
 
+
 @readings_app.command("score")
 @user_errors
 def readings_score(sheets: Annotated[list[Path], typer.Argument(help="filled-in audit sheets")]) -> None:
@@ -48,6 +50,7 @@ def readings_score(sheets: Annotated[list[Path], typer.Argument(help="filled-in 
         out_console.print(table)
     worst_rules = worst(groups["rule"])
     out_console.print("rules with the most errors: " + (", ".join(worst_rules) if worst_rules else "none"), highlight=False)
+
 
 @readings_app.command("compare")
 @user_errors

@@ -29,6 +29,7 @@ from medprobe.errors import MedprobeError
 from medprobe.paths import output_file, writable_dir
 from medprobe.redact import redacted
 
+#: its commands are mounted at the top of the medprobe command (medprobe.cli)
 app = typer.Typer()
 
 #: ``medprobe run`` with no arguments: small samples on built-in material, fully offline
@@ -36,6 +37,7 @@ DEFAULT_JOBS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("multifacet", {"data": "builtin:en", "limit": 50}),
     ("multicog", {"data": "builtin:en,builtin:cases", "limit": 8, "repeats": 2, "options": {"cases": "1", "runs": "1"}}),
 )
+
 
 @app.command()
 @user_errors
@@ -114,6 +116,7 @@ def run(
     if incomplete:
         raise typer.Exit(EXIT_INCOMPLETE)
 
+
 def _jobs(method: str | None, model: str, data: str | None, limit: int | None, repeats: int | None, options: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
     """The method asked for, or the default job (said on standard error)."""
     if method is not None:
@@ -122,6 +125,7 @@ def _jobs(method: str | None, model: str, data: str | None, limit: int | None, r
     summary = ", ".join(f"{name} on {job['data']}" for name, job in jobs)
     err_console.print(f"[bold]medprobe[/]: default job — {escape(summary)}, model {escape(redacted(model))}")
     return jobs
+
 
 def _profile_builds(
     data: str | None, limit: int | None, seed: int, repeats: int | None, options: dict[str, str], setting: str | None, level: str | None,
@@ -139,6 +143,7 @@ def _profile_builds(
     err_console.print(f"[bold]medprobe[/]: profile of {len(points.ids)} knowledge points of {escape(data)}: {', '.join(m for m, _ in builds)}")
     return builds
 
+
 def _write_profile(runs: list[Path], against: list[Path], out: Path, output: Path | None) -> None:
     from medprobe.profile.analysis import build_profile
     from medprobe.profile.join import join_runs
@@ -150,6 +155,7 @@ def _write_profile(runs: list[Path], against: list[Path], out: Path, output: Pat
     if profile["against"]:
         out_console.print(against_table(profile))
     print(folder, flush=True)
+
 
 @app.command("profile")
 @user_errors
@@ -167,6 +173,7 @@ def profile_cmd(
     runs, against = expand_runs(runs), expand_runs(against)
     refuse_incomplete([*runs, *against], "make the profile")
     _write_profile(runs, against, out, output)
+
 
 @app.command()
 @user_errors
@@ -192,6 +199,7 @@ def score(
         scoring_options=parse_options(method_option, "-X"),
     )
     print_outcome(method, outcome.path, outcome.summary)
+
 
 @app.command()
 @user_errors
@@ -219,8 +227,10 @@ def build(
         err_console.print(f"[dim]note: {escape(note)}[/]")
     print(output)
 
+
 def _path(value: Path | None) -> str | None:
     return None if value is None else str(value)
+
 
 @app.command()
 @user_errors
@@ -230,6 +240,7 @@ def report(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> 
 
     summary = read_json(run_dir / "summary.json")
     print_outcome(summary["method"], run_dir, summary)
+
 
 @app.command()
 @user_errors
@@ -255,6 +266,7 @@ def leaderboard(
                       *(row.get(c, "–") for c in columns), item_error_cell(summary))
     out_console.print(table)
 
+
 def _incomplete_mark(summary: dict[str, Any]) -> str:
     """What a leaderboard row says of an incomplete run: requests not all answered (unanswered ones
     count as wrong, so its scores are lower bounds), or items a generator could not write."""
@@ -265,6 +277,7 @@ def _incomplete_mark(summary: dict[str, Any]) -> str:
     if unbuilt:
         return f" [bold red](incomplete: {unbuilt} items could not be built)[/]"
     return f" [bold red](incomplete: {run.get('errors', 0) + run.get('missing', 0)} of {run.get('requests', '?')} requests unanswered)[/]"
+
 
 @app.command()
 def models() -> None:

@@ -18,6 +18,7 @@ from medprobe.cli.common import (
     user_errors,
 )
 
+#: its commands are mounted at the top of the medprobe command (medprobe.cli)
 app = typer.Typer()
 grade_app = typer.Typer(help="Expert-aligned grading (MedDisKEval): calibrate tier thresholds with clinicians' labels.")
 app.add_typer(grade_app, name="grade")
@@ -49,6 +50,7 @@ def grade_sample_cmd(
         err_console.print(f"{len(held)} validation rows in {validation}")
     print(output)
 
+
 @grade_app.command("fit")
 @user_errors
 def grade_fit_cmd(
@@ -69,6 +71,7 @@ def grade_fit_cmd(
     out_console.print(table)
     print(output)
 
+
 @grade_app.command("validate")
 @user_errors
 def grade_validate_cmd(
@@ -85,8 +88,10 @@ def grade_validate_cmd(
         table.add_row(name, _fmt(row.get("rho")), _fmt(row.get("p")), str(row.get("n", "")), row.get("reason") or "")
     out_console.print(table)
 
+
 def _fmt(value: Any) -> str:
     return "–" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
 
 @app.command()
 @user_errors

@@ -15,6 +15,7 @@ from medprobe.cli.common import (
     user_errors,
 )
 
+#: its commands are mounted at the top of the medprobe command (medprobe.cli)
 app = typer.Typer()
 cases_app = typer.Typer(help="Clinical cases for the full-path diagnosis task (MultiCogEval high level).")
 app.add_typer(cases_app, name="cases")
@@ -38,6 +39,7 @@ def cases_import_mimic(
     write_records(output, cases)
     err_console.print(f"{len(cases)} cases, {len({c.disease for c in cases})} diseases")
     print(output)
+
 
 @cases_app.command("stats")
 @user_errors
