@@ -79,6 +79,18 @@ def test_the_engine_imports_no_method() -> None:
     assert not {name: found for name, found in wrong.items() if found}
 
 
+#: shared modules the engine imports that still reach a method, each for one lazy import: gating reads the
+#: question builders' version (methods/multifacet/from_kb.py), and re-scoring harness logs reads them with the
+#: harness tasks' readers (integrations). Fixing one removes it here; a new route fails the test below.
+KNOWN_ROUTES = {"medprobe.gating", "medprobe.integrations.logs"}
+
+
+def test_the_engine_reaches_a_method_through_no_new_route() -> None:
+    routes = {imported for name in modules() if under(name, "medprobe.engine") for imported in imports_of(name)
+              if not under(imported, "medprobe.engine") and any(under(m, "medprobe.methods") for m in reached_from(imported))}
+    assert routes == KNOWN_ROUTES
+
+
 def test_the_contract_sits_below_the_engine_and_the_methods() -> None:
     reached = reached_from("medprobe.contract")
     assert not [m for m in reached if under(m, "medprobe.engine") or under(m, "medprobe.methods")]

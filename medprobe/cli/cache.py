@@ -7,9 +7,7 @@ from typing import Annotated
 
 import typer
 
-from medprobe.cli.common import (
-    user_errors,
-)
+from medprobe.cli.common import user_errors
 from medprobe.errors import MedprobeError
 from medprobe.redact import redacted
 

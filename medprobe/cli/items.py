@@ -8,11 +8,7 @@ from typing import Annotated
 
 import typer
 
-from medprobe.cli.common import (
-    UNMEASURED_HELP,
-    err_console,
-    user_errors,
-)
+from medprobe.cli.common import UNMEASURED_HELP, err_console, user_errors
 from medprobe.contract import BuildOptions, get_method
 from medprobe.paths import output_file
 

@@ -10,12 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from medprobe.cli.common import (
-    EXIT_AUDIT,
-    err_console,
-    out_console,
-    user_errors,
-)
+from medprobe.cli.common import EXIT_AUDIT, err_console, out_console, user_errors
 from medprobe.errors import MedprobeError
 from medprobe.sources.audit_checks import CHECKS_BY_KEY, DISTRACTOR_SAMPLE
 

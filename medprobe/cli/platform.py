@@ -8,12 +8,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from medprobe.cli.common import (
-    UNMEASURED_HELP,
-    err_console,
-    parse_options,
-    user_errors,
-)
+from medprobe.cli.common import UNMEASURED_HELP, err_console, parse_options, user_errors
 from medprobe.errors import MedprobeError
 
 #: its commands are mounted at the top of the medprobe command (medprobe.cli)

@@ -9,11 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from medprobe.cli.common import (
-    err_console,
-    out_console,
-    user_errors,
-)
+from medprobe.cli.common import err_console, out_console, user_errors
 from medprobe.paths import output_file
 
 readings_app = typer.Typer(help="Check the strict answer reader on your own model: a review sheet of a run's replies, and its score.")

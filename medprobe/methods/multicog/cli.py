@@ -9,11 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from medprobe.cli.common import (
-    err_console,
-    out_console,
-    user_errors,
-)
+from medprobe.cli.common import err_console, out_console, user_errors
 
 #: its commands are mounted at the top of the medprobe command (medprobe.cli)
 app = typer.Typer()
