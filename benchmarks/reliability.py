@@ -24,9 +24,9 @@ os.environ.setdefault("MEDPROBE_HOME", tempfile.mkdtemp(prefix="medprobe-bench-"
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from medprobe.contract import BuildOptions  # noqa: E402
 from medprobe.engine.pipeline import RunPlan, run  # noqa: E402
 from medprobe.errors import MedprobeError  # noqa: E402
-from medprobe.methods import BuildOptions  # noqa: E402
 from testing.fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of  # noqa: E402
 from testing.fixtures import deterministic_reply, write_tiny_release  # noqa: E402
 from testing.input_samples import READERS, Reader, broken_inputs, is_clear, try_broken  # noqa: E402

@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from medprobe import sheets
+from medprobe.contract import BuildOptions, Method, ProbeSet
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, write_json
-from medprobe.methods import BuildOptions, Method, ProbeSet
 
 FORMAT = "medprobe-verification/1"
 #: verdicts from the least to the most severe; a flagged item is one whose verdict is past "ok"

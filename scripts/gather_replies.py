@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 
-from medprobe.methods import BuildOptions, get_method
+from medprobe.contract import BuildOptions, get_method
 from medprobe.records import Probe
 
 #: style -> (system message, how the user turn is made from the probe prompt, temperature)

@@ -15,8 +15,8 @@ import random
 import sys
 from pathlib import Path
 
+from medprobe.contract import get_method
 from medprobe.jsonl import write_records
-from medprobe.methods import get_method
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 

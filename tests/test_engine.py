@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.cache import ResponseCache, cache_key
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.models import make_backend
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request
 from testing.fixtures import deterministic_reply, write_tiny_kb

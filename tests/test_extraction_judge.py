@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.methods.multifacet import METHOD
 from testing.fixtures import gold_reply, write_tiny_release
 from testing.mock_server import MockOpenAI, serve_in_thread

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.models import make_backend
 from medprobe.records import Message, Request, Response
 from testing.fault_server import FAULTS, HARMLESS, FaultyOpenAI, prompt_of

@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 
 from medprobe import precision
 from medprobe.cli import app
+from medprobe.contract import BuildOptions, get_method
 from medprobe.errors import MedprobeError
 from medprobe.gating import item_error_cell
 from medprobe.jsonl import read_json, read_records, write_records
-from medprobe.methods import BuildOptions, get_method
 from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
 from medprobe.precision import ITEM_TYPES, Reading, cells, item_error, wilson
 from medprobe.profile.oracle import oracle_responses

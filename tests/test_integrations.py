@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, rescore
 from medprobe.engine.pipeline import run as run_plan
 from medprobe.errors import MedprobeError
@@ -29,7 +30,6 @@ from medprobe.integrations.harness import (
     read_sample,
     responses_of,
 )
-from medprobe.methods import BuildOptions
 from testing.fixtures import deterministic_reply, write_tiny_kb, write_tiny_release
 from testing.mock_server import MockOpenAI, serve_in_thread
 

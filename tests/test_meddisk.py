@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from medprobe.aspects import ASPECTS
 from medprobe.cli import app
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import write_records
-from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk.alignment import read_sheet, write_sheet
 from medprobe.methods.meddisk.build import build_probes
 from medprobe.methods.meddisk.entities import rule_entities

@@ -14,9 +14,9 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.jsonl import write_records
-from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk import METHOD
 from medprobe.methods.meddisk.build import build_probes
 from medprobe.methods.meddisk.grading import Thresholds

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.jsonl import write_records
-from medprobe.methods import BuildOptions
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, build_probes
 from medprobe.methods.meddisk.entities import rule_entities
 from medprobe.methods.meddisk.instructions import answer_prefix

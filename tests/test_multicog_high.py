@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conftest import shared
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.methods.multicog.dialogue.agent import MAX_INVALID_IN_A_ROW, MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, exam_type, load_cases
 from medprobe.methods.multicog.dialogue.episodes import DEFAULT_GENERATION

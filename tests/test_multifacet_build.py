@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from conftest import shared
 
+from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions
 from medprobe.methods.multifacet import METHOD
 from medprobe.methods.multifacet.templates import EN, ZH
 from medprobe.records import Probe, Response

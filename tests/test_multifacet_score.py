@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from conftest import shared
 
+from medprobe.contract import BuildOptions, ScoreOptions, ScoreResult
 from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import write_records
-from medprobe.methods import BuildOptions, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import METHOD
 from medprobe.methods.multifacet.score import score
 from medprobe.records import Probe, Response

@@ -12,7 +12,6 @@ from medprobe.parsing.fill import (
     complete_revision_strict,
     fill_option,
     fill_true_false,
-    item_rng,
     pad_revision,
 )
 from medprobe.parsing.reference_option_letter import (
@@ -32,6 +31,7 @@ from medprobe.parsing.votes import (
     vote_revision,
     vote_true_false,
 )
+from medprobe.seeding import item_rng
 
 OPTS = {"A": "alpha", "B": "beta", "C": "gamma", "D": "delta", "E": "epsilon"}
 LETTERS = list("ABCDE")

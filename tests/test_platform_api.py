@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from medprobe.methods import ProbeSet
+from medprobe.contract import ProbeSet
 from medprobe.platform import profiles
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user

@@ -14,7 +14,7 @@ from sqlalchemy.orm import joinedload
 from typer.testing import CliRunner
 
 from medprobe.cli import app as cli
-from medprobe.methods import BuildOptions, get_method
+from medprobe.contract import BuildOptions, get_method
 from medprobe.platform.answers import read_answers
 from medprobe.platform.app import Settings, create_app
 from medprobe.platform.auth import create_user, new_token

@@ -14,11 +14,11 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import get_method, profile_ways
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, write_json, write_records
-from medprobe.methods import get_method
 from medprobe.metrics.stats import bootstrap_ci
-from medprobe.profile.join import WAYS, join_runs, point_of
+from medprobe.profile.join import join_runs, point_of
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 from medprobe.report.svg import matrix
@@ -26,7 +26,7 @@ from testing.fixtures import write_tiny_kb
 
 ENV = {"COLUMNS": "1000", "NO_COLOR": "1"}
 LIMIT = 12
-WAY_KEYS = [w.key for w in WAYS]
+WAY_KEYS = [w.key for w in profile_ways()]
 
 
 def invoke(*args: str | Path) -> Result:

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import rescore
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions
 from medprobe.methods.multicog.lowmid import import_raw as import_mce
 from medprobe.methods.multicog.lowmid import score_lowmid
 from medprobe.methods.multifacet import METHOD as MULTIFACET

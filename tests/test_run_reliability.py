@@ -31,11 +31,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from medprobe.cli import app
+from medprobe.contract import BuildOptions
 from medprobe.engine import pipeline, runner
 from medprobe.engine.pipeline import Outcome, RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import JsonlAppender, dumps, write_records
-from medprobe.methods import BuildOptions
 from medprobe.records import Message, Request, Response
 from testing.fixtures import deterministic_reply, write_tiny_kb
 from testing.mock_server import MockOpenAI, serve_in_thread

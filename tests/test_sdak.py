@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from medprobe.contract import BuildOptions, ScoreOptions
 from medprobe.engine.pipeline import RunPlan, run
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.build import build_probes, load_pairs
 from medprobe.methods.sdak.claims import TYPES, make_pair

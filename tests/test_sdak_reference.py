@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from medprobe.contract import BuildOptions, ScoreOptions
 from medprobe.engine.pipeline import RunPlan, run
-from medprobe.methods import BuildOptions, ScoreOptions
 from medprobe.methods.sdak import METHOD
 from medprobe.methods.sdak.reference_verdict import NO_RULE, authors_reading
 from medprobe.methods.sdak.score import score as score_sdak

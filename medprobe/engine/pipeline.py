@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import importlib.metadata
 import platform
 import sys
@@ -19,15 +18,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from medprobe.contract import BuildOptions, Method, ProbeSet, Requests, ScoreOptions, get_method
 from medprobe.engine import extraction
 from medprobe.engine.cache import ResponseCache
 from medprobe.engine.lock import RunLock
 from medprobe.engine.rundir import RunDir, StagedProbes, fingerprint, git_revision, staged_probes
-from medprobe.engine.runner import Requests, RunStats, execute, notice
+from medprobe.engine.runner import ProgressBar, RunStats, execute, notice
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, item_cells_of, item_error_record
 from medprobe.jsonl import JsonlAppender, replacing, write_records
-from medprobe.methods import BuildOptions, Method, ProbeSet, ScoreOptions, get_method
 from medprobe.models import ModelBackend, make_backend
 from medprobe.models.base import is_empty_completion
 from medprobe.models.random_model import RandomBackend, refuse_free_text
@@ -45,6 +44,7 @@ from medprobe.records import (
 )
 from medprobe.redact import redacted_all
 from medprobe.report.markdown import render_report
+from medprobe.seeding import sample_seed
 from medprobe.verification import verified_probe_set
 
 PromptStyle = Literal["chat", "completion"]
@@ -77,11 +77,6 @@ class Outcome:
     path: Path
     summary: dict[str, Any]
     resumed: bool = False
-
-
-def sample_seed(seed: int, sample: int) -> int:
-    """A sampling seed per (run seed, sample index) that does not collide across run seeds."""
-    return int.from_bytes(hashlib.sha256(f"{seed}:{sample}".encode()).digest()[:4], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -164,7 +159,7 @@ def _config(plan: RunPlan, probe_set: ProbeSet, probes_sha256: str, identity: di
 
 @dataclass(repr=False)
 class Session:
-    """The engine as a method sees it while a run is in progress.
+    """The engine as a method sees it while a run is in progress (medprobe.contract.RunSession).
 
     ``ask`` sends a batch of requests through the runner (resume from the run's responses file,
     response cache, concurrency, progress, append-only recording) and returns one response per
@@ -186,6 +181,21 @@ class Session:
 
     def __post_init__(self) -> None:
         self.answers.update(self.done)
+
+    @property
+    def seed(self) -> int:
+        return self.plan.build.seed
+
+    @property
+    def prompt_style(self) -> str:
+        return self.plan.prompt_style
+
+    @property
+    def concurrency(self) -> int:
+        return self.backend.max_concurrency
+
+    def progress_bar(self, total: int, label: str, unit: str) -> ProgressBar:
+        return ProgressBar(total, self.plan.progress, label, unit=unit)
 
     def requests_for(self, probes: Sequence[Probe]) -> RequestsFor:
         samples = self.probe_set.samples * engine_repeats(self.plan, self.probe_set)

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Protocol
 
 from rich.console import Console
 from rich.progress import (
@@ -25,6 +24,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from medprobe.contract import Requests
 from medprobe.engine.cache import ResponseCache, cache_key
 from medprobe.errors import MedprobeError
 from medprobe.models.base import ModelBackend
@@ -146,15 +146,6 @@ class ProgressBar:
 #: run never holds all of its requests at once (80,000 were 55 MB) while each window still sends the
 #: prompts that share a prefix together
 WINDOW = 8192
-
-
-class Requests(Protocol):
-    """What ``execute`` reads: a list, or anything that knows its length and makes the requests as
-    it is read (``pipeline.RequestsFor``)."""
-
-    def __len__(self) -> int: ...
-
-    def __iter__(self) -> Iterator[Request]: ...
 
 
 async def execute(

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions, ScoreResult, get_method
 from medprobe.errors import MedprobeError
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult, get_method
 from medprobe.methods.sdak.strict_verdict import read_verdict
 from medprobe.parsing.reading import NO_REPLY, Reading
 from medprobe.records import GenerationParams, Probe, Response

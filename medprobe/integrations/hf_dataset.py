@@ -15,10 +15,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import BuildOptions, Method, ProbeSet
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, item_cells_of, item_error_record
 from medprobe.jsonl import read_text
-from medprobe.methods import BuildOptions, Method, ProbeSet
 from medprobe.records import Probe
 
 DATA_FILE = "test.parquet"

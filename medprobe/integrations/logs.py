@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import ProbeSet
 from medprobe.errors import MedprobeError
 from medprobe.integrations.harness import probe_set_of, responses_of
 from medprobe.jsonl import read_text
-from medprobe.methods import ProbeSet
 from medprobe.records import Probe, Response
 
 INSPECT_LOG = "inspect-log"

@@ -11,24 +11,10 @@ Strict scoring fills nothing and counts unparsed answers wrong; that choice belo
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
-from json.encoder import encode_basestring
 
 from medprobe.parsing.base import Revision
-
-
-def item_rng(seed: int, *keys: str) -> random.Random:
-    """A ``random.Random`` determined by ``seed`` and ``keys`` (e.g. model, item id, question slot).
-
-    The seed goes through SHA-256 rather than ``hash()``, which is salted per process for strings.
-    What is hashed is the JSON text of ``[seed, *keys]`` (as ``json.dumps`` writes it, written here
-    without building an encoder: this runs for every question of a build and a score).
-    """
-    material = ("[" + ", ".join([str(int(seed)), *map(encode_basestring, keys)]) + "]").encode("utf-8")
-    digest = hashlib.sha256(material).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 def fill_option(rng: random.Random, letters: Sequence[str]) -> str:

@@ -25,9 +25,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from medprobe.contract import BuildOptions, available_methods, get_method, profile_methods
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import dumps
-from medprobe.methods import BuildOptions, available_methods, get_method
 from medprobe.platform.models import Benchmark, BenchmarkTexts
 from medprobe.platform.shuffle import shuffle_options
 from medprobe.records import Probe
@@ -139,13 +139,13 @@ def _check_free(session: Session, slug: str) -> None:
 def publish_profile(
     session: Session, prefix: str, data: str, size: int, seed: int, user_id: int | None, *, include_unmeasured: bool = False,
 ) -> list[Benchmark]:
-    """The four methods of a knowledge profile as benchmarks ``PREFIX-METHOD``, built on one shared
+    """The methods of a knowledge profile as benchmarks ``PREFIX-METHOD``, built on one shared
     sample of ``size`` knowledge points (as ``medprobe run profile`` builds them), so that one
     model's submissions to all of them join into its profile on the model page."""
-    from medprobe.profile.points import JOBS, profile_builds
+    from medprobe.profile.points import profile_builds
 
-    for job in JOBS:
-        _check_free(session, f"{prefix}-{job.method}")
+    for method in profile_methods():
+        _check_free(session, f"{prefix}-{method.name}")
     points, builds = profile_builds(data, limit=size, seed=seed, include_unmeasured=include_unmeasured)
     title = f"Knowledge profile {prefix} ({len(points.ids)} points of {data})"
     return [publish(session, BenchmarkSpec(f"{prefix}-{method}", f"{title}: {method}", method, data, seed, size,

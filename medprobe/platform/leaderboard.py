@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from medprobe.contract import get_method
 from medprobe.gating import item_error_cell
-from medprobe.methods import get_method
 from medprobe.methods.meddisk.grading import TIER_POINTS
 from medprobe.records import ItemScore
 from medprobe.report.svg import value_bars

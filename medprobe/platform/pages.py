@@ -19,8 +19,8 @@ from markdown_it import MarkdownIt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from medprobe.contract import available_methods
 from medprobe.errors import MedprobeError
-from medprobe.methods import available_methods
 from medprobe.platform import leaderboard
 from medprobe.platform.api import RowId, leaderboard_table, submission_for
 from medprobe.platform.auth import (

@@ -11,11 +11,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from medprobe.contract import ProbeSet, get_method
 from medprobe.engine.extraction import judge_model
 from medprobe.engine.pipeline import Outcome, RunPlan, run_built
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
-from medprobe.methods import ProbeSet, get_method
 from medprobe.platform.answers import Answers
 from medprobe.platform.benchmarks import BenchmarkSpec, build_options, probes_of, public_id
 from medprobe.platform.models import DELETED, Benchmark, Endpoint, Submission

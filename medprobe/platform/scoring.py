@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
+from medprobe.contract import BuildOptions
 from medprobe.engine.pipeline import package_versions, rescore
 from medprobe.engine.rundir import probes_digest
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_records, write_json, write_records
-from medprobe.methods import BuildOptions
 from medprobe.platform.benchmarks import probes_of, public_id
 from medprobe.platform.charts import breakdown_charts
 from medprobe.platform.leaderboard import headline_of

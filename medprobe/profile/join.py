@@ -1,6 +1,7 @@
 """Finished runs of a profile read back point by point, and refused when they do not belong together.
 
-A *way* is one way of asking about a knowledge point: MedDisKEval's recall, MultifacetEval's four
+A *way* is one way of asking about a knowledge point; each profile method names its own
+(``ProfileRole.ways``, medprobe.contract). The built-in methods' are MedDisKEval's recall, MultifacetEval's four
 facets, MultiCogEval's low level (the MCQ) and mid level (statement validation, answer existence,
 rectification), SDAK's claim pairs. For every point and way a *cell* holds the share of questions
 answered right (MedDisKEval: the graded tiers' mean, CW 0, PC ½, BC 1) and whether the point counts
@@ -20,33 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import SharedPoints, Way, profile_ways
 from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, read_records
-from medprobe.methods import SharedPoints
-from medprobe.methods.meddisk.score import TIER_VALUE
 from medprobe.profile.points import points_record
 from medprobe.records import ItemScore, RunConfig
 
 RECALL_KNOWN = 0.75
-
-
-@dataclass(frozen=True)
-class Way:
-    key: str
-    method: str
-    title: str
-    #: the method's item facets that make up this way (None: all of them)
-    facets: frozenset[str] | None = None
-
-
-WAYS: tuple[Way, ...] = (
-    Way("recall", "meddisk", "MedDisKEval recall"),
-    Way("facets", "multifacet", "MultifacetEval, four facets"),
-    Way("mcq", "multicog", "MultiCogEval low (MCQ)", frozenset({"MCQ"})),
-    Way("mid", "multicog", "MultiCogEval mid (SV, AE, MR)", frozenset({"SV", "AE", "MR"})),
-    Way("claims", "sdak", "SDAK claim pairs"),
-)
 
 
 @dataclass
@@ -83,7 +65,7 @@ class Joined:
 
     @property
     def ways(self) -> list[Way]:
-        return [way for way in WAYS if way.key in self.cells]
+        return [way for way in profile_ways() if way.key in self.cells]
 
     def shared(self) -> list[str]:
         """The points every way asked (a point a method could not build is left out, and said so)."""
@@ -132,7 +114,7 @@ def join_loaded(runs: list[ProfileRun]) -> Joined:
         seen[run.config.method] = run.path
     joined = Joined(first.config.model or "?", first.config.data or "?", first.config.seed, first.points, runs)
     for run in runs:
-        for way in WAYS:
+        for way in profile_ways():
             if way.method == run.config.method:
                 joined.cells[way.key] = way_cells(run, way)
     return joined
@@ -161,18 +143,23 @@ def check_same(a: ProfileRun, b: ProfileRun, *also: str) -> None:
 def way_cells(run: ProfileRun, way: Way) -> dict[str, Cell]:
     """Per point, the way's cell from the run's item scores."""
     ids = set(run.points.ids)
-    graded = run.summary["metrics"].get("graded_metrics") if way.method == "meddisk" else None
     groups: dict[str, dict[int, list[ItemScore]]] = defaultdict(lambda: defaultdict(list))
     for item in run.items:
         point = point_of(item.knowledge_point, ids, run.config.build_info)
         if point is not None and (way.facets is None or item.facet in way.facets):
             groups[point][int(item.meta.get("repeat", item.meta.get("run", 0)))].append(item)
-    return {point: _recall_cell(repeats[0][0], graded) if graded else _question_cell(repeats) for point, repeats in groups.items()}
+    return {point: _cell(repeats, way, run.summary["metrics"]) for point, repeats in groups.items()}
 
 
-def _recall_cell(item: ItemScore, graded: list[str]) -> Cell:
-    score = sum(TIER_VALUE[item.meta["tiers"][metric]] for metric in graded) / len(graded)
-    return Cell(score, score >= RECALL_KNOWN, 1, item.unparsed)
+def _cell(repeats: dict[int, list[ItemScore]], way: Way, metrics: dict[str, Any]) -> Cell:
+    """A way that scores a point's item itself (a graded recall) knows the point from RECALL_KNOWN on;
+    the others by their questions."""
+    if way.point_score is not None:
+        item = repeats[0][0]
+        score = way.point_score(item, metrics)
+        if score is not None:
+            return Cell(score, score >= RECALL_KNOWN, 1, item.unparsed)
+    return _question_cell(repeats)
 
 
 def _question_cell(repeats: dict[int, list[ItemScore]]) -> Cell:

@@ -9,7 +9,7 @@ of the MCQ against every other way: that is how the profile itself is tested.
 
 from __future__ import annotations
 
-from medprobe.methods import ProbeSet, SharedPoints
+from medprobe.contract import ProbeSet, SharedPoints
 from medprobe.parsing.strict_exact import ANSWER_WORDS
 from medprobe.profile.join import point_of
 from medprobe.records import Probe, Response

@@ -1,15 +1,10 @@
 """The shared sample of a profile: knowledge points every method can build on, drawn once.
 
-A knowledge point is a disease and one of its enumerated aspects. Each method has its own
-conditions for a point, and a profile is complete only where all of them hold:
-
-* MultifacetEval and MultiCogEval need at least MIN_VALUES entities and NEEDED_DISTRACTORS usable
-  distractors (both draw them with the same seeded RNG, so the check here sees what they will see);
-* MedDisKEval sets five example diseases apart per aspect, never tests them, and needs five of them;
-* SDAK needs at least one claim pair read from the point's aspect;
-* on a built-in KB, the point's aspect passes every method's gate (medprobe.gating): its MCQ, negated
-  MCQ, MAQ and TFQ questions are measured precise enough by blind reading (the union of what the four
-  methods ask of an aspect), unless ``include_unmeasured``.
+A knowledge point is a disease and one of its enumerated aspects. Each method of a profile (a method with a
+``profile`` role, medprobe.contract) has its own conditions for a point (its ``profile_points``), and a
+profile is complete only where all of them hold; on a built-in KB the point's aspect must also pass every
+method's gate (medprobe.gating): its questions of each type the methods ask are measured precise enough by
+blind reading, unless ``include_unmeasured``.
 
 Points are drawn in one seeded order of the candidates until ``limit`` pass; the methods then build on
 exactly these (``BuildOptions.points``), each with its own demos from outside the sample.
@@ -20,34 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import BuildOptions, ProfileMethod, SharedPoints, profile_methods
 from medprobe.errors import MedprobeError
 from medprobe.gating import Gate, enumerated_aspects, gate_kb
-from medprobe.methods import BuildOptions, SharedPoints
-from medprobe.methods.meddisk.build import N_DEMOS, demo_pools
-from medprobe.methods.multicog.lowmid.kb import NEEDED_DISTRACTORS, WANTED_DISTRACTORS
-from medprobe.methods.multifacet import READ_TYPES
-from medprobe.methods.multifacet.from_kb import MIN_VALUES, QuestionPoints, distractors, index_kb
-from medprobe.methods.sdak.from_kb import kb_items
-from medprobe.parsing.fill import item_rng
-from medprobe.precision import point_cell
+from medprobe.precision import ITEM_TYPES, point_cell
 from medprobe.sources.kb import KnowledgeBase
-
-
-@dataclass(frozen=True)
-class Job:
-    """One method's part of ``medprobe run profile``: what it is given besides the shared points."""
-
-    method: str
-    level: str | None = None
-
-
-#: the methods of a profile, in report order; MultiCogEval without its high level (clinical cases
-#: are not knowledge points)
-JOBS: tuple[Job, ...] = (Job("meddisk"), Job("multifacet"), Job("multicog", level="low,mid"), Job("sdak"))
 
 
 def kb_digest(kb: KnowledgeBase) -> str:
@@ -59,32 +34,32 @@ def kb_digest(kb: KnowledgeBase) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def profile_gate(kb: KnowledgeBase, *, include_unmeasured: bool) -> Gate:
-    """The aspects a profile may sample: those every method of JOBS asks by default (MultifacetEval's four
-    question types cover what the others ask of an aspect)."""
-    return gate_kb(kb, enumerated_aspects(kb), READ_TYPES, include_unmeasured=include_unmeasured, method="a knowledge profile")
+def question_types(methods: list[ProfileMethod]) -> tuple[str, ...]:
+    """Every question type the methods ask of an aspect, in the order precision tables list them."""
+    types = {t for method in methods for t in method.profile.question_types}
+    return tuple(sorted(types, key=lambda t: (ITEM_TYPES.index(t) if t in ITEM_TYPES else len(ITEM_TYPES), t)))
+
+
+def profile_gate(kb: KnowledgeBase, methods: list[ProfileMethod], *, include_unmeasured: bool) -> Gate:
+    """The aspects a profile may sample: those whose questions of every type the methods ask pass the gate."""
+    return gate_kb(kb, enumerated_aspects(kb), question_types(methods), include_unmeasured=include_unmeasured,
+                   method="a knowledge profile")
 
 
 def shared_points(kb: KnowledgeBase, *, limit: int, seed: int, include_unmeasured: bool = False) -> SharedPoints:
-    """``limit`` knowledge points that every method of JOBS builds on (fewer when the KB has fewer)."""
-    gate = profile_gate(kb, include_unmeasured=include_unmeasured)
-    every = QuestionPoints(kb).every()
-    index = index_kb(kb, {kp.aspect or "" for kp in every})
-    pools = demo_pools(kb, random.Random(seed))
-    examples = {d.id for pool in pools.values() for d in pool}
-    with_claims = {item.point for item in kb_items(kb)[0]}
-    candidates = [
-        kp for kp in every
-        if len(kp.values) >= MIN_VALUES and kp.meta["disease_id"] not in examples and len(pools[kp.aspect or ""]) == N_DEMOS
-        and kp.id in with_claims and gate.allows(point_cell(kb.language, kp.id))
-    ]
+    """``limit`` knowledge points that every profile method builds on (fewer when the KB has fewer)."""
+    methods = profile_methods()
+    gate = profile_gate(kb, methods, include_unmeasured=include_unmeasured)
+    tests = [method.profile_points(kb, seed) for method in methods]
+    every = [kb.knowledge_point(d, key) for d, key, n in kb.point_sizes() if n]
+    candidates = [kp for kp in every if gate.allows(point_cell(kb.language, kp.id)) and all(t.admits(kp) for t in tests)]
     random.Random(seed).shuffle(candidates)
+    costly = [t.keeps for t in tests if t.keeps is not None]
     chosen = []
     for kp in candidates:
         if len(chosen) == limit:
             break
-        wrong = distractors(index[kp.aspect or ""], kp, item_rng(seed, "distractors", kp.id), WANTED_DISTRACTORS)
-        if len(wrong) >= NEEDED_DISTRACTORS:
+        if all(keeps(kp) for keeps in costly):
             chosen.append(kp)
     if not chosen:
         raise MedprobeError(f"no knowledge point of {kb.name} can be asked by every method", field="--data",
@@ -113,8 +88,8 @@ def profile_builds(
     points = shared_points(kb, limit=limit, seed=seed, include_unmeasured=include_unmeasured)
     source = kb.path or data
     builds = [
-        (job.method, BuildOptions(data=source, seed=seed, level=job.level, repeats=repeats, points=points,
-                                  include_unmeasured=include_unmeasured))
-        for job in JOBS
+        (method.name, BuildOptions(data=source, seed=seed, level=method.profile.level, repeats=repeats,
+                                   points=points, include_unmeasured=include_unmeasured))
+        for method in profile_methods()
     ]
     return points, builds

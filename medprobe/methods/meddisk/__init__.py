@@ -14,22 +14,25 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.table import Table
 
 from medprobe.aspects import ASPECTS
+from medprobe.contract import BuildOptions, PointTest, ProbeSet, ProfileRole, ScoreOptions, ScoreResult, Way
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, gate_kb, gate_records, record_gates
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.meddisk import review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
 from medprobe.methods.meddisk.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.methods.meddisk.instructions import template_hash
+from medprobe.methods.meddisk.profile_part import point_test, recall_score
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
 from medprobe.methods.meddisk.score import score as score_responses
 from medprobe.precision import cell_aspect
 from medprobe.records import Probe, Response
 from medprobe.report.markdown import md_table, pct
 from medprobe.report.svg import tier_bars, value_bars
+from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
 METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
@@ -43,6 +46,12 @@ class MedDisKMethod:
     default_data = "builtin:en"
     settings = SETTINGS
     raw_formats: tuple[str, ...] = ()
+
+    profile = ProfileRole(rank=10, ways=(Way("recall", "meddisk", "MedDisKEval recall", point_score=recall_score),),
+                          question_types=READ_TYPES)
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        return point_test(kb, seed)
 
     def build(self, options: BuildOptions) -> ProbeSet:
         from medprobe.sources.builtin import resolve_kb
@@ -78,6 +87,12 @@ class MedDisKMethod:
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         raise MedprobeError(f"meddisk imports no raw format '{fmt}'", field="--format", hint="use --format medprobe")
+
+    def commands(self) -> typer.Typer:
+        """The method's own commands, mounted by ``medprobe`` (imported only when one is asked for)."""
+        from medprobe.methods.meddisk.cli import app
+
+        return app
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medprobe.engine.rundir import RunDir
+from medprobe.engine.services import run_config
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, read_records
 from medprobe.records import ItemScore
@@ -54,8 +54,7 @@ def scored_items(run_dir: Path) -> list[dict[str, Any]]:
 
 
 def load_run(run_dir: Path) -> ScoredRun:
-    run = RunDir.open(run_dir)
-    config = run.config()
+    config = run_config(run_dir)
     if config.method != "meddisk":
         raise MedprobeError(f"a {config.method} run, not a meddisk run", file=run_dir)
     path = run_dir / "scores.jsonl"

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from medprobe.aspects import AspectType, get_aspect
-from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.contract import ScoreOptions, ScoreResult
 from medprobe.methods.meddisk.grading import (
     METRICS,
     Thresholds,

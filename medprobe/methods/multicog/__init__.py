@@ -21,21 +21,33 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.table import Table
 
+from medprobe.contract import (
+    BuildOptions,
+    PointTest,
+    ProbeSet,
+    ProfileRole,
+    RunSession,
+    ScoreOptions,
+    ScoreResult,
+    Way,
+)
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multicog.dialogue import episodes as dialogue
 from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
 from medprobe.methods.multicog.lowmid.kb import READ_AS
+from medprobe.methods.multicog.profile_part import point_test
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.precision import point_cell
 from medprobe.records import UNBUILT_KEY, GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
 LEVELS = ("low", "mid", "high")
@@ -70,6 +82,17 @@ class MultiCogMethod:
     default_data = f"{DEFAULT_LOWMID_DATA},{DEFAULT_CASES}"
     settings: tuple[str, ...] = ()
     raw_formats = ("multicogeval-raw",)
+
+    profile = ProfileRole(
+        rank=30,
+        ways=(Way("mcq", "multicog", "MultiCogEval low (MCQ)", frozenset({"MCQ"})),
+              Way("mid", "multicog", "MultiCogEval mid (SV, AE, MR)", frozenset({"SV", "AE", "MR"}))),
+        question_types=tuple(sorted(set(READ_AS.values()))),
+        level="low,mid",  # clinical cases (the high level) are not knowledge points
+    )
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        return point_test(kb, seed)
 
     def build(self, options: BuildOptions) -> ProbeSet:
         unknown = sorted(set(options.options) - OPTIONS)
@@ -118,7 +141,7 @@ class MultiCogMethod:
         info["notes"] = [*notes, *info.get("notes", [])]
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True)
 
-    async def interact(self, probe_set: ProbeSet, session: Any) -> None:
+    async def interact(self, probe_set: ProbeSet, session: RunSession) -> None:
         """Ask the static questions at once, then step all dialogues turn by turn together."""
         static = [p for p in probe_set.probes if p.meta.get("level") != "high"]
         talks = [p for p in probe_set.probes if p.meta.get("level") == "high"]
@@ -126,20 +149,21 @@ class MultiCogMethod:
             await session.ask(session.requests_for(static))
         if not talks:
             return
-        if session.plan.prompt_style != "chat":
+        if session.prompt_style != "chat":
             raise MedprobeError("the diagnosis dialogue needs a chat model", field="--prompt-style", hint="use --prompt-style chat")
         pool = tuple(probe_set.info["high"]["diagnosis_pool"])  # the baseline doctor's candidates
-        episodes = [dialogue.episode_of(p, session.plan.build.seed, pool) for p in talks]
+        episodes = [dialogue.episode_of(p, session.seed, pool) for p in talks]
 
         async def ask_quietly(requests: list[Any]) -> list[Response]:
             return await session.ask(requests, progress=False)
 
-        await dialogue.step_all(episodes, ask_quietly, concurrency=session.backend.max_concurrency, progress=session.plan.progress)
+        bar = session.progress_bar(len(episodes), "dialogues", "dialogue")
+        await dialogue.step_all(episodes, ask_quietly, concurrency=session.concurrency, bar=bar)
         judge = probe_set.info.get("judge")
         if judge:
             await self._judge(judge, talks, episodes, session)
 
-    async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: Any) -> None:
+    async def _judge(self, judge: str, probes: list[Probe], episodes: list[Any], session: RunSession) -> None:
         """Ask the judge only about diagnoses that no rule decides (kind "other")."""
         from medprobe.methods.multicog.dialogue.diagnosis import extract_diagnosis
 
@@ -148,7 +172,7 @@ class MultiCogMethod:
             for probe, episode in zip(probes, episodes, strict=True) if dialogue.wants_judge(probe, episode.final_text)
         ]
         if pending:
-            backend = make_backend(judge, seed=session.plan.build.seed)
+            backend = make_backend(judge, seed=session.seed)
             try:
                 await session.ask(pending, backend=backend)
             finally:
@@ -204,6 +228,12 @@ class MultiCogMethod:
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
         probes, responses, info = import_raw(path, options.name, options.repeats, release=options.data)
         return ProbeSet(probes, LOWMID, 1, None, info, own_repeats=True), responses
+
+    def commands(self) -> typer.Typer:
+        """The method's own commands, mounted by ``medprobe`` (imported only when one is asked for)."""
+        from medprobe.methods.multicog.cli import app
+
+        return app
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         """Low and mid level questions; the dialogue cases of the high level are not reviewed."""

@@ -17,16 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from medprobe.contract import BuildOptions, PointTest, ProbeSet, ProfileRole, ScoreOptions, ScoreResult, Way
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, enumerated_aspects, gate_kb, gate_records, record_gates
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.multifacet import raw, release, review
+from medprobe.methods.multifacet.profile_part import point_test
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
 from medprobe.methods.multifacet.templates import template_hash
 from medprobe.precision import point_cell
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
 if TYPE_CHECKING:
@@ -75,6 +77,11 @@ class MultifacetMethod:
     default_data = "builtin:en"
     settings = ("ao", "cot-sc")
     raw_formats = ("multifaceteval-raw",)
+
+    profile = ProfileRole(rank=20, ways=(Way("facets", "multifacet", "MultifacetEval, four facets"),), question_types=READ_TYPES)
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        return point_test(kb, seed)
 
     def build(self, options: BuildOptions) -> ProbeSet:
         if options.options:  # -X extractor=judge:MODEL is taken by the engine before the method sees the options

@@ -37,9 +37,9 @@ from rapidfuzz import fuzz, process
 from medprobe.gating import kb_origin
 from medprobe.methods.multifacet.questions import Demo, Question
 from medprobe.methods.multifacet.templates import aspect_name, wording
-from medprobe.parsing.fill import item_rng
 from medprobe.precision import cell_aspect, common_disease
 from medprobe.records import AnswerFormat, KnowledgePoint
+from medprobe.seeding import item_rng
 from medprobe.sources import hpo_terms
 from medprobe.sources.audit_rules import FAMILIES, family_values
 from medprobe.sources.cmekg_codes import department_systems

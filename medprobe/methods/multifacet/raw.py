@@ -19,9 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from medprobe.contract import BuildOptions, ProbeSet
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import iter_json_lines, read_json
-from medprobe.methods import BuildOptions, ProbeSet
 from medprobe.methods.multifacet.questions import TASKS, question_probe
 from medprobe.methods.multifacet.release import ITEM_FIELDS, entry_questions
 from medprobe.records import GenerationParams, Probe, Response

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.contract import ScoreOptions, ScoreResult
 from medprobe.methods.multifacet.questions import FACET_OF, MASTERY_ORDER, TASKS
 from medprobe.methods.multifacet.reference_letter_set import parse_letter_set, parse_letter_set_cot
 from medprobe.metrics.multifacet import (
@@ -48,7 +48,6 @@ from medprobe.parsing.fill import (
     complete_revision_strict,
     fill_option,
     fill_true_false,
-    item_rng,
     pad_revision,
 )
 from medprobe.parsing.reading import NO_REPLY, RANDOM_FILL, Reading, ReadingTally, unread_family
@@ -57,6 +56,7 @@ from medprobe.parsing.reference_true_false import parse_true_false, parse_true_f
 from medprobe.parsing.reference_verdict_letter import parse_revision, parse_revision_cot
 from medprobe.parsing.votes import vote_letter_set, vote_option, vote_revision, vote_true_false
 from medprobe.records import ItemScore, Probe, Response
+from medprobe.seeding import item_rng
 
 
 @dataclass(frozen=True)

@@ -24,18 +24,30 @@ from typing import Any
 
 from rich.table import Table
 
+from medprobe.contract import (
+    BuildOptions,
+    PointTest,
+    ProbeSet,
+    ProfileRole,
+    RunSession,
+    ScoreOptions,
+    ScoreResult,
+    Way,
+)
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells
-from medprobe.methods import BuildOptions, ProbeSet, ScoreOptions, ScoreResult
 from medprobe.methods.sdak import review
 from medprobe.methods.sdak.build import DEFAULT_RUNS, READ_TYPES, SETTINGS, build_probes
 from medprobe.methods.sdak.metrics import ERROR_TYPES
+from medprobe.methods.sdak.profile_part import point_test
 from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
 from medprobe.precision import cell_aspect
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.seeding import sample_seed
+from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
 SAMPLING = GenerationParams(temperature=0.3, top_p=0.85, top_k=5, repetition_penalty=1.05, max_tokens=128, stop=STOP)
@@ -55,6 +67,11 @@ class SdakMethod:
     settings = SETTINGS
     raw_formats: tuple[str, ...] = ()
 
+    profile = ProfileRole(rank=40, ways=(Way("claims", "sdak", "SDAK claim pairs"),), question_types=READ_TYPES)
+
+    def profile_points(self, kb: KnowledgeBase, seed: int) -> PointTest:
+        return point_test(kb, seed)
+
     def build(self, options: BuildOptions) -> ProbeSet:
         if options.options:
             raise MedprobeError(f"unknown option(s) {', '.join(sorted(options.options))}", field="-X", hint="sdak takes no -X options")
@@ -65,12 +82,10 @@ class SdakMethod:
         )
         return ProbeSet(probes, SAMPLING, 1, setting, info, own_repeats=True)
 
-    async def interact(self, probe_set: ProbeSet, session: Any) -> None:
+    async def interact(self, probe_set: ProbeSet, session: RunSession) -> None:
         """Ask every probe once, each run with its own sampling seed: zero-shot runs have the
         same prompts, and with one seed they would be one run three times (and one cache entry)."""
-        from medprobe.engine.pipeline import sample_seed
-
-        seed = session.plan.build.seed
+        seed = session.seed
         run_of = {p.id: int(p.meta["run"]) for p in probe_set.probes}
         requests = [
             r if r.seed is None else r.model_copy(update={"seed": sample_seed(seed, run_of[r.probe_id])})

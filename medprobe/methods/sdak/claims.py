@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from medprobe.errors import MedprobeError
-from medprobe.parsing.fill import item_rng
 from medprobe.records import Language, Record
+from medprobe.seeding import item_rng
 
 #: validation items held apart per type (the paper's 10 per type, 340 claims over 17 types)
 VALIDATION_PER_TYPE = 10

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 from medprobe.methods.sdak.claims import ATOMIC_TYPES, TYPES, AtomicType, ClaimPair, make_pair
-from medprobe.parsing.fill import item_rng
+from medprobe.seeding import item_rng
 from medprobe.sources.kb import Disease, KnowledgeBase
 
 #: claim pairs asked per knowledge point of a profile (``point_items``)

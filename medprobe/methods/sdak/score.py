@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from medprobe.methods import ScoreOptions, ScoreResult
+from medprobe.contract import ScoreOptions, ScoreResult
 from medprobe.methods.sdak.claims import TYPES
 from medprobe.methods.sdak.metrics import (
     RANDOM_FACT_ACC,
@@ -44,11 +44,11 @@ from medprobe.methods.sdak.metrics import (
 from medprobe.methods.sdak.reference_verdict import AuthorsReading, authors_reading
 from medprobe.methods.sdak.restatement import states_fact
 from medprobe.methods.sdak.strict_verdict import read_verdict
-from medprobe.parsing.fill import item_rng
 from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
 from medprobe.parsing.reply_text import strip_reasoning
 from medprobe.records import ItemScore, Probe, Response
 from medprobe.report.svg import radar
+from medprobe.seeding import item_rng
 
 ACCR_SAMPLE = 100
 ACCR_FILE = "accr_sample.csv"

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from medprobe.engine.runner import ProgressBar
+from medprobe.contract import Progress
 from medprobe.methods.multicog.dialogue.agent import MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case, load_cases
 from medprobe.methods.multicog.dialogue.diagnosis import (
@@ -113,16 +113,16 @@ def episode_of(probe: Probe, seed: int, diagnosis_pool: tuple[str, ...] = ()) ->
 
 
 async def step_all(
-    episodes: list[Episode], ask: Callable[[list[Request]], Awaitable[list[Response]]], *, concurrency: int, progress: bool
+    episodes: list[Episode], ask: Callable[[list[Request]], Awaitable[list[Response]]], *, concurrency: int, bar: Progress
 ) -> None:
     """Run every episode to its end, up to ``concurrency`` at a time.
 
     Each episode is stepped turn after turn on its own: with an in-process model (concurrency 1)
     consecutive requests then extend the same chat, so llama.cpp's prefix cache covers all but the
-    newest turn; with a server, ``concurrency`` dialogues are in flight at once.
+    newest turn; with a server, ``concurrency`` dialogues are in flight at once. ``bar`` advances per
+    finished dialogue.
     """
     semaphore = asyncio.Semaphore(max(1, concurrency))
-    bar = ProgressBar(len(episodes), progress, "dialogues", unit="dialogue")
 
     async def one(episode: Episode) -> None:
         async with semaphore:

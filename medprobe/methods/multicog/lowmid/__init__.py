@@ -39,8 +39,8 @@ from medprobe.methods.multicog.lowmid.tables import (
     question_probe,
     row_questions,
 )
-from medprobe.parsing.fill import item_rng
 from medprobe.records import UNBUILT_KEY, Probe
+from medprobe.seeding import item_rng
 
 __all__ = ["build_lowmid", "score_lowmid", "import_raw"]
 

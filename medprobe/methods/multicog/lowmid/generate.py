@@ -14,21 +14,19 @@ is a failure, and an item without both statements (SV) or a distractor (AE) is l
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from medprobe.engine.cache import ResponseCache
-from medprobe.engine.runner import RunStats, execute
+from medprobe.engine.services import ask_all
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ
 from medprobe.models import make_backend
 from medprobe.parsing.base import Parsed, ParseResult, Unparsed
-from medprobe.parsing.fill import item_rng
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response
+from medprobe.seeding import item_rng
 
 SV_PARAMS = GenerationParams(temperature=0.0, max_tokens=512)
 AE_PARAMS = GenerationParams(temperature=0.0, max_tokens=64)
@@ -178,22 +176,10 @@ def _ask(generator: str, requests: list[Request]) -> tuple[dict[str, Response], 
         )
     backend = make_backend(generator)
     responses: dict[str, Response] = {}
-    cache = ResponseCache()
-
-    async def go() -> RunStats:
-        try:
-            return await execute(
-                backend, requests, lambda r: responses.__setitem__(r.probe_id, r), cache=cache, progress=sys.stderr.isatty()
-            )
-        finally:
-            await backend.aclose()
-
     try:
-        stats = asyncio.run(go())
+        stats = ask_all(backend, requests, lambda r: responses.__setitem__(r.probe_id, r), progress=sys.stderr.isatty())
     except MedprobeError as exc:
         raise MedprobeError(f"the generator model '{generator}' failed: {exc.message}", field="generator", hint=exc.hint) from None
-    finally:
-        cache.close()
     provenance = {
         "generator": {"model": generator, "identity": backend.identity()},
         "requests": {"total": stats.total, "from_cache": stats.from_cache, "sent": stats.sent, "errors": stats.errors},

@@ -30,9 +30,9 @@ from medprobe.gating import enumerated_aspects, gate_kb
 from medprobe.methods.multicog.lowmid.tables import Dataset
 from medprobe.methods.multifacet.from_kb import LETTERS, MIN_VALUES, QuestionPoints, distractors, index_kb
 from medprobe.methods.multifacet.templates import aspect_name, wording
-from medprobe.parsing.fill import item_rng
 from medprobe.precision import point_cell
 from medprobe.records import KnowledgePoint
+from medprobe.seeding import item_rng
 from medprobe.sources.builtin import resolve_kb
 
 #: distractors asked for per item: three options and the AE replacement are needed, two spare

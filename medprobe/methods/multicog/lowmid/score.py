@@ -38,12 +38,13 @@ from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_exist
 from medprobe.metrics.multifacet import normalized
 from medprobe.parsing.answers import judged_id, question_of, read_reference, read_strict, with_judge
 from medprobe.parsing.base import EMPTY_REPLY, ParseResult, Revision
-from medprobe.parsing.fill import fill_option, fill_true_false, item_rng, pad_revision
+from medprobe.parsing.fill import fill_option, fill_true_false, pad_revision
 from medprobe.parsing.reading import RANDOM_FILL, UNPARSED, ReadingTally, not_read, unread_family
 from medprobe.parsing.reference_option_letter import parse_option_letter_mce
 from medprobe.parsing.reference_true_false import parse_statement_mce
 from medprobe.parsing.reference_verdict_letter import parse_rectification_mce
 from medprobe.records import ItemScore, Probe, Response
+from medprobe.seeding import item_rng
 
 
 @dataclass(frozen=True)

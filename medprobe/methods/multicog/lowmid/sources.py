@@ -29,8 +29,8 @@ from medprobe.methods.multicog.lowmid.kb import kb_dataset
 from medprobe.methods.multicog.lowmid.metrics import TASKS
 from medprobe.methods.multicog.lowmid.raw_mcq import RawMCQ, hub_rows, raw_kind, read_raw
 from medprobe.methods.multicog.lowmid.tables import Dataset, Where, check_row
-from medprobe.parsing.fill import item_rng
 from medprobe.records import unbuilt_record
+from medprobe.seeding import item_rng
 from medprobe.sources.checks import same_ids, unique_ids
 
 N_DEMOS = 5
