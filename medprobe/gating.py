@@ -83,9 +83,7 @@ def enumerated_aspects(kb: KnowledgeBase) -> set[str]:
 
 def builder_version(language: str) -> int:
     """The question builder's version for a language (readings of other versions do not count)."""
-    from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
-
-    return BUILDER_VERSIONS.get(language, 1)
+    return precision.BUILDER_VERSIONS.get(language, 1)
 
 
 @dataclass(frozen=True)

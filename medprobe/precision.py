@@ -38,6 +38,9 @@ CONFIDENCES = ("high", "medium", "low")
 SHIP_LOWER_BOUND = 0.90
 Z95 = 1.959963984540054
 READINGS_DIR = Path(__file__).parent / "readings"
+#: per language, the version of the questions the built-in KB's builder (``multifacet.from_kb``) makes: bump it
+#: whenever they change, so that blind readings of older questions no longer count as the precision of these
+BUILDER_VERSIONS = {"en": 3, "zh": 8}
 #: language -> the cell suffix of a built-in KB's diseases outside the English catalogue of common diseases
 #: (``common_disease``): in English HPO's rare diseases, in Chinese the graph's diseases the catalogue does not
 #: confirm (``cmekg_confirm``)
@@ -58,7 +61,7 @@ class Reading:
     seed: int
     kb_version: int
     round: str
-    #: the question builder's version for the language (``multifacet.from_kb.BUILDER_VERSIONS``) it was built with
+    #: the question builder's version for the language (``BUILDER_VERSIONS``) it was built with
     builder: int = 1
 
     @property
@@ -192,7 +195,6 @@ def cells(readings: Iterable[Reading], language: str, kb_version: int, builder: 
 
 def builtin_cells(language: str) -> dict[tuple[str, str], Cell]:
     """The shipped cells of a built-in KB at its current KB and question builder versions."""
-    from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
     from medprobe.sources.builtin import VERSIONS
 
     return cells(shipped_readings(), language, VERSIONS[language], BUILDER_VERSIONS[language])

@@ -24,9 +24,9 @@ import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS, build_kb_questions
+from medprobe.methods.multifacet.from_kb import build_kb_questions
 from medprobe.methods.multifacet.questions import Question
-from medprobe.precision import READINGS_DIR, VERDICTS
+from medprobe.precision import BUILDER_VERSIONS, READINGS_DIR, VERDICTS
 from medprobe.sources.builtin import VERSIONS, resolve_kb
 
 #: (task, variant) of the four questions read per knowledge point -> the precision table's type

@@ -24,8 +24,7 @@ from medprobe.contract import BuildOptions, get_method
 from medprobe.errors import MedprobeError
 from medprobe.gating import item_error_cell
 from medprobe.jsonl import read_json, read_records, write_records
-from medprobe.methods.multifacet.from_kb import BUILDER_VERSIONS
-from medprobe.precision import ITEM_TYPES, Reading, cells, item_error, wilson
+from medprobe.precision import BUILDER_VERSIONS, ITEM_TYPES, Reading, cells, item_error, wilson
 from medprobe.profile.oracle import oracle_responses
 from medprobe.profile.points import profile_builds
 from medprobe.records import Probe, Response

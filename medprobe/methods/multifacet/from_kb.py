@@ -58,9 +58,6 @@ from medprobe.sources.en_names import content_words
 from medprobe.sources.hpo_terms import grouping_term, related_to_any
 from medprobe.sources.kb import Disease, KnowledgeBase
 
-#: per language, bump whenever the questions built from a built-in KB of that language change, so that blind
-#: readings of older questions no longer count as the precision of these (``medprobe.precision``)
-BUILDER_VERSIONS = {"en": 3, "zh": 8}
 LETTERS = ["A", "B", "C", "D"]
 MIN_VALUES = 3
 N_DEMOS = 5
