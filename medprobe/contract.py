@@ -250,6 +250,9 @@ class Method(Protocol):
     # a knowledge profile (medprobe.profile.points); without them profiles leave it out.
     # ``commands(self) -> typer.Typer`` gives the method's own commands and command groups, which
     # ``medprobe`` mounts beside its own (medprobe.cli); a core command's name wins over a method's.
+    # ``read_alone(self, probe, reply) -> (right, Reading)`` reads one reply by itself where the method's items
+    # join several replies (an SDAK claim pair); the harness tasks score sample by sample with it, and without it
+    # they score the probe alone as a run would (medprobe.integrations.harness).
 
 
 def available_methods() -> dict[str, Any]:

@@ -16,8 +16,6 @@ from typing import Any
 
 from medprobe.contract import BuildOptions, ProbeSet, ScoreOptions, ScoreResult, get_method
 from medprobe.errors import MedprobeError
-from medprobe.methods.sdak.strict_verdict import read_verdict
-from medprobe.parsing.reading import NO_REPLY, Reading
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.verification import verified_probe_set
 
@@ -110,12 +108,11 @@ class SampleReading:
 
 
 def read_sample(scoring: Mapping[str, Any], probe: Probe, reply: str | None) -> SampleReading:
-    """Read one reply on its own. An SDAK claim is half of an item (fact and counterfactual are
-    scored together), so its reply is read with SDAK's verdict reader and right means the verdict
-    matches the claim's truth; every other method scores the probe alone as it scores a run."""
-    if scoring["method"] == "sdak":
-        reading = read_verdict(reply, probe.language) if reply is not None else Reading(None, NO_REPLY, NO_REPLY)
-        right = reading.value is not None and reading.value == probe.gold
+    """Read one reply on its own. A method whose items join several replies (an SDAK claim is half of an
+    item) reads one alone with its ``read_alone``; every other method scores the probe alone as it scores a run."""
+    read_alone = getattr(get_method(scoring["method"]), "read_alone", None)
+    if read_alone is not None:
+        right, reading = read_alone(probe, reply)
         return SampleReading(float(right), "" if reading.value is None else str(reading.value), reading.rule, reading.reason)
     result = score_replies(scoring, [probe], {probe.id: reply})
     rules = [rule for counts in result.reading.values() for rule in counts]

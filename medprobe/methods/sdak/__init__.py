@@ -43,6 +43,8 @@ from medprobe.methods.sdak.profile_part import point_test
 from medprobe.methods.sdak.prompts import STOP
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.score import score as score_responses
+from medprobe.methods.sdak.strict_verdict import read_verdict
+from medprobe.parsing.reading import NO_REPLY, Reading
 from medprobe.precision import cell_aspect
 from medprobe.records import GenerationParams, Probe, Response
 from medprobe.report.markdown import md_table, pct, pct_pm
@@ -95,6 +97,12 @@ class SdakMethod:
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         return score_responses(probes, responses, options)
+
+    def read_alone(self, probe: Probe, reply: str | None) -> tuple[bool, Reading]:
+        """One claim's reply read on its own (a harness scores sample by sample, while a run scores the fact and
+        the counterfactual of an item together): right when the verdict read matches the claim's truth."""
+        reading = read_verdict(reply, probe.language) if reply is not None else Reading(None, NO_REPLY, NO_REPLY)
+        return reading.value is not None and reading.value == probe.gold, reading
 
     def review_items(self, probes: list[Probe]) -> list[ReviewItem]:
         return review.review_items(probes)
