@@ -273,7 +273,7 @@ def test_owner_audits_the_reader_on_the_results_page(platform: Platform, scored:
     assert f"<td>{family}</td><td>{read}</td><td>1/{read} = " in page.text
     assert f"the most errors: {family}</p>" in page.text
     assert platform.bob.post_form(f"/submissions/{sid}", f"/submissions/{sid}/reader-audit", {}, files=sheet).status_code == 404
-    blank = {"file": ("mine.csv", "id,task,reading,rule,your_reading\nq1,MCQ,A,labelled,\n".encode())}
+    blank = {"file": ("mine.csv", b"id,task,reading,rule,your_reading\nq1,MCQ,A,labelled,\n")}
     refused = platform.alice.post_form(f"/submissions/{sid}", f"/submissions/{sid}/reader-audit", {}, files=blank)
     assert refused.status_code == 422 and "mine.csv" in refused.text and "medprobe-audit-" not in refused.text
 

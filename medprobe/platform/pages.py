@@ -42,7 +42,6 @@ from medprobe.platform.models import ApiToken, Benchmark, Endpoint, RunRequest, 
 from medprobe.platform.profiles import MIN_ASPECT_POINTS, aggregates_only, model_profiles
 from medprobe.platform.runforme import check_endpoint_model
 from medprobe.platform.shuffle import INFERABLE
-from medprobe.reader_audit import rate, worst
 from medprobe.platform.submissions import (
     DELETED,
     PROMPT_STYLES,
@@ -58,6 +57,7 @@ from medprobe.platform.submissions import (
     submit,
 )
 from medprobe.profile.report import charts, header_rows, sections
+from medprobe.reader_audit import rate, worst
 
 #: pages are for browsers; /openapi.json describes the JSON API only
 router = APIRouter(include_in_schema=False)
