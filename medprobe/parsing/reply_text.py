@@ -71,13 +71,18 @@ _NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|Statement|问题|题目
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
+def visible(text: str) -> str:
+    """The text as a reader sees it: invisible characters removed, full-width forms and non-breaking spaces
+    folded (Ａ→A, ：→:, （→( ), nothing else changed."""
+    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+
+
 def normalise(text: str) -> str:
     """Chat decoration off, meaning kept: invisible characters removed, full-width forms and non-breaking
     spaces folded (Ａ→A, ：→:, （→( ), LaTeX
     ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
     whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
-    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
-    text = _BOXED.sub(r"\1", text)
+    text = _BOXED.sub(r"\1", visible(text))
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_LEAD.sub("", text)
