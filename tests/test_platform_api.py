@@ -474,7 +474,7 @@ def _matrix(private: int, public: int, token_id: int) -> list[tuple[str, str, st
         ("api", "GET", f"/api/submissions/{private}/rundir.zip", None, mine),
         ("api", "GET", f"/api/submissions/{public}", None, (200, 200, 200, 200)),
         ("api", "GET", f"/api/submissions/{public}/rundir.zip", None, (200, 200, 200, 200)),
-        ("api", "GET", f"/api/submissions/{private}/reader-audit.csv", None, mine),
+        ("api", "GET", f"/api/submissions/{private}/reader-audit.csv", None, (404, 409, 404, 409)),  # SDAK: no option questions
         ("api", "GET", f"/api/submissions/{public}/reader-audit.csv", None, mine),
         ("api", "POST", f"/api/submissions/{private}/leaderboard", {"json": {"public": False}}, (401, 200, 404, 200)),
         ("api", "POST", f"/api/submissions/{public}/leaderboard", {"json": {"public": True}}, (401, 200, 404, 200)),

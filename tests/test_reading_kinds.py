@@ -106,3 +106,23 @@ def test_a_copied_solved_example_is_not_the_answer_to_our_statement() -> None:
     assert read_strict(reply, TF_EN).value is None
     assert read_strict("False.\n\nStatement: \"X is Y.\" Is this statement true or false?\nAnswer: true", TF_EN).value is False
     assert read_strict("错误。\n陈述：“X属于Y。”该陈述正确还是错误？\n答案：正确", TF_ZH).value is False
+
+
+@pytest.mark.parametrize(("reply", "fmt"), [
+    ('\n[INST]Statement: "Aspirin belongs to the medications of Gout." Is this statement true or false?\nAnswer: true', TF_EN),
+    ("[INST]陈述：“阿司匹林属于痛风的常用药物。”该陈述正确还是错误？\n答案：正确", TF_ZH),
+    ("<start_of_turn>user\nQuestion: Which is a symptom of gout?\nOptions: A: Rash\tB: Fever\nAnswer: B", _mcq(EN)),
+])
+def test_a_question_of_its_own_behind_a_chat_template_marker_is_not_answered(reply: str, fmt: AnswerFormat) -> None:
+    """Gemma 3 270M writes "[INST]" before a statement it made up; the marker hid the statement's head, and
+    the made-up statement's "true" was read as the answer to ours (found on a fresh, blind-read round)."""
+    question = 'Statement: "Ethambutol belongs to the medications of Pericarditis." Is this statement true or false?\nAnswer:'
+    assert read_strict(reply, fmt, question).value is None
+
+
+@pytest.mark.parametrize(("reply", "fmt", "expected"), [
+    ("Answer: [INST]true", TF_EN, True), ("[INST] false [/INST]", TF_EN, False), ("<start_of_turn>model\nC<end_of_turn>", _mcq(EN), "C"),
+    ("答案：  [INST]错误", TF_ZH, False),
+])
+def test_chat_template_markers_around_an_answer_are_no_part_of_it(reply: str, fmt: AnswerFormat, expected: object) -> None:
+    assert jsonable(read_strict(reply, fmt).value) == expected

@@ -71,6 +71,14 @@ _NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|Statement|问题|题目
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
+#: chat-template markers a small model writes into its own reply ("Answer: [INST]true", "[INST]Statement: …"): they
+#: hide the question head a new made-up question starts with, and are no part of an answer
+_TEMPLATE_MARKER = re.compile(
+    r"\[/?INST\]|<</?SYS>>|</?s>|<bos>|<eos>|<(?:start|end)_of_turn>(?:user|model)?|<\|im_(?:start|end)\|>(?:system|user|assistant)?"
+    r"|<\|(?:eot_id|begin_of_text|end_of_text)\|>|<\|start_header_id\|>\w*<\|end_header_id\|>",
+)
+
+
 def visible(text: str) -> str:
     """The text as a reader sees it: invisible characters removed, full-width forms and non-breaking spaces
     folded (Ａ→A, ：→:, （→( ), nothing else changed."""
@@ -79,10 +87,10 @@ def visible(text: str) -> str:
 
 def normalise(text: str) -> str:
     """Chat decoration off, meaning kept: invisible characters removed, full-width forms and non-breaking
-    spaces folded (Ａ→A, ：→:, （→( ), LaTeX
+    spaces folded (Ａ→A, ：→:, （→( ), chat-template markers ([INST], <end_of_turn>) removed, LaTeX
     ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
     whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
-    text = _BOXED.sub(r"\1", visible(text))
+    text = _BOXED.sub(r"\1", _TEMPLATE_MARKER.sub(" ", visible(text)))
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_LEAD.sub("", text)
