@@ -17,7 +17,16 @@ from medprobe.parsing.chat_letters import read_letter_set, read_option_letter
 from medprobe.parsing.chat_verdicts import read_answer_existence, read_revision, read_true_false
 from medprobe.parsing.exact_answers import exact_answer
 from medprobe.parsing.option_letter import EMPTY_REPLY
-from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
+from medprobe.parsing.reading import (
+    DIFFERENT,
+    JSON,
+    JUDGE,
+    NO_REPLY,
+    OTHER_QUESTION,
+    REFERENCE,
+    UNPARSED,
+    Reading,
+)
 from medprobe.parsing.reply_text import normalise, restated_question, restatements, strip_reasoning
 from medprobe.parsing.structured import answer_fields
 from medprobe.parsing.verdict_letter import Revision
@@ -71,7 +80,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
             return _agreed(echoed, fmt)
         text, ours = restated_question(text, question)
         if not ours:
-            return Reading(None, UNPARSED, "answers a question of its own")
+            return Reading(None, UNPARSED, f"{OTHER_QUESTION}: answers a question of its own")
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     fields = answer_fields(text)
