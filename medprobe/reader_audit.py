@@ -24,7 +24,7 @@ import random
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +35,7 @@ from medprobe.parsing.base import Revision
 from medprobe.parsing.formats import STRICT_KINDS
 from medprobe.parsing.reading import Reading, unread_family
 from medprobe.precision import wilson
-from medprobe.records import Probe
+from medprobe.records import Probe, Response
 from medprobe.sheets import read_sheet, write_sheet
 
 COLUMNS = ("id", "task", "language", "question", "options", "reply", "reading", "rule", "family_replies", "your_reading", "note")
@@ -86,13 +86,12 @@ class Row:
     reading: Reading
 
 
-def _rows(run: RunDir) -> Iterator[Row]:
-    """Every first-sample reply of the run to a question strict reading reads, read as the score read it
-    (a chain of thought by its conclusion)."""
-    cot = run.config().setting == "cot-sc"
-    responses = {(r.probe_id, r.sample): r for r in run.responses().values()}
-    for probe in run.probes():
-        response = responses.get((probe.id, 0))
+def replies(probes: Iterable[Probe], responses: Iterable[Response], *, cot: bool) -> Iterator[Row]:
+    """Every first-sample reply to a question strict reading reads, read as the score reads it (a chain
+    of thought by its conclusion). The probes need no gold: the platform passes its pack's."""
+    first = {r.probe_id: r for r in responses if r.sample == 0}
+    for probe in probes:
+        response = first.get(probe.id)
         if probe.answer_format.kind not in STRICT_KINDS or response is None or response.error is not None:
             continue
         text = conclusion(response.text) if cot else response.text
@@ -104,12 +103,18 @@ def _family(reading: Reading) -> str:
 
 
 def audit_sheet(run_path: Path, output: Path, *, sample: int | None, seed: int = 0) -> int:
-    """Write the audit sheet of a run (a seeded sample of ``sample`` replies, drawn per rule family in
-    turn; every reply when None); the number of rows written."""
-    rows = list(_rows(RunDir.open(run_path)))
+    """Write the audit sheet of a run directory; the number of rows written."""
+    run = RunDir.open(run_path)
+    rows = list(replies(run.probes(), run.responses().values(), cot=run.config().setting == "cot-sc"))
     if not rows:
         raise MedprobeError("the run has no replies to option or verdict questions to audit", file=run_path,
                             hint="audit reads MultifacetEval and MultiCogEval low/mid runs")
+    return write_audit(rows, output, sample=sample, seed=seed)
+
+
+def write_audit(rows: Sequence[Row], output: Path, *, sample: int | None, seed: int = 0) -> int:
+    """Write the audit sheet of ``rows``: a seeded sample of ``sample`` of them, drawn per rule family in
+    turn (all when None); the number of rows written."""
     by_family: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_family[_family(row.reading)].append(row)

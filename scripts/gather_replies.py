@@ -48,9 +48,9 @@ def last_question(prompt: str) -> str:
     return prompt.rsplit("\n\n", 1)[-1]
 
 
-def probes_for(method: str, data: str, limit: int, level: str | None = None) -> list[Probe]:
+def probes_for(method: str, data: str, limit: int, level: str | None = None, seed: int = 7) -> list[Probe]:
     # gathering replies, not measuring items: the knowledge bases' unmeasured cells are asked too
-    options = BuildOptions(data=data, limit=limit, seed=7, level=level, repeats=1, include_unmeasured=True)
+    options = BuildOptions(data=data, limit=limit, seed=seed, level=level, repeats=1, include_unmeasured=True)
     return get_method(method).build(options).probes
 
 
@@ -83,8 +83,12 @@ def main() -> None:
     parser.add_argument("--methods", default="multifacet,multicog,sdak", help="comma list of methods to ask")
     parser.add_argument("--languages", default="en,zh", help="comma list of languages to ask")
     parser.add_argument("-o", "--out", type=Path, required=True, help="JSONL file; new replies are appended")
+    parser.add_argument("--seed", type=int, default=11,
+                        help="draws the questions and seeds the sampled replies; a new seed gives a fresh held-out round")
+    parser.add_argument("--styles", default="", help="comma list of prompt styles to ask (default: all)")
+    parser.add_argument("--id-prefix", default="srv", help="reply ids are PREFIX-NNNN (keep them unique in the corpus)")
     args = parser.parse_args()
-    rng = random.Random(11)
+    rng = random.Random(args.seed)
     sources = [
         ("multifacet", "builtin:en", None), ("multifacet", "builtin:zh", None),
         ("multicog", "builtin:en", "low,mid"), ("multicog", "builtin:zh", "low,mid"),
@@ -95,13 +99,14 @@ def main() -> None:
     with httpx.Client() as client, args.out.open("a", encoding="utf-8") as out:
         languages = set(args.languages.split(","))
         for method, data, level in (s for s in sources if s[0] in wanted and s[1].removeprefix("builtin:") in languages):
-            probes = pick(probes_for(method, data, 12, level), args.per_task, rng)
+            probes = pick(probes_for(method, data, 12, level, seed=args.seed), args.per_task, rng)
             language = "zh" if data.endswith("zh") else "en"
             for probe in probes:
-                for style_name, style in (STYLES_ZH if language == "zh" else STYLES_EN).items():
-                    reply = ask(client, args.base_url, args.model, probe, style, seed=n)
+                styles = STYLES_ZH if language == "zh" else STYLES_EN
+                for style_name, style in ((k, v) for k, v in styles.items() if not args.styles or k in args.styles.split(",")):
+                    reply = ask(client, args.base_url, args.model, probe, style, seed=args.seed * 10_000 + n)
                     record = {
-                        "id": f"srv-{n:04d}", "method": method, "task": probe.facet, "language": language,
+                        "id": f"{args.id_prefix}-{n:04d}", "method": method, "task": probe.facet, "language": language,
                         "style": style_name, "source": f"llama_cpp.server {args.model}",
                         "format": probe.answer_format.model_dump(exclude_defaults=True),
                         "prompt_tail": last_question(probe.prompt)[-300:], "reply": reply,

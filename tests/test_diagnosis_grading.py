@@ -137,9 +137,23 @@ def test_broader_and_other_diseases_are_wrong(gold: str, answer: str, kind: str)
     assert (grade.correct, grade.kind) == (False, kind)
 
 
+@pytest.mark.parametrize("text", ["Diagnosis：Pneumonia", "Diag\u200bnosis: Pneumonia", "Diagnosis:\u00a0Pneu\u00admonia", "\ufeffDiagnosis: Ｐｎｅｕｍｏｎｉａ"])
+def test_a_diagnosis_is_read_through_invisible_and_full_width_characters(text: str) -> None:
+    for mode in ("strict", "reference-compatible"):
+        assert grade_diagnosis("Pneumonia", text, mode).kind == "match", mode
+
+
+def test_a_diagnosis_among_several_is_a_hedge_in_strict_mode() -> None:
+    for text in ("Diagnosis: Pneumonia or pulmonary embolism", "Diagnosis: 1. Pneumonia 2. Bronchitis", "Diagnosis：Pneumonia／bronchitis"):
+        grade = grade_diagnosis("Pneumonia", text)
+        assert (grade.correct, grade.kind) == (False, "hedged"), text
+
+
 def test_no_diagnosis_and_the_case_synonyms() -> None:
     assert grade_diagnosis("Pneumonia", "Rationale: more tests\nAction: LAB").kind == "none"
     assert grade_diagnosis("Pneumonia", "Diagnosis: unclear\nTreatment: workup").kind == "none"
+    assert grade_diagnosis("Pneumonia", "Diagnosis: none of the above\nTreatment: workup").kind == "none"
+    assert grade_diagnosis("Pneumonia", "Diagnosis: None of these.").kind == "none"
     accepted = grade_diagnosis("Valley fever", "Diagnosis: San Joaquin fever", also=["San Joaquin fever"])
     assert (accepted.correct, accepted.kind, accepted.detail) == (True, "synonym", "case:San Joaquin fever")
     with pytest.raises(ValueError, match="mode"):

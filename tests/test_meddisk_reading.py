@@ -140,6 +140,33 @@ def test_chatter_after_the_answer_is_not_scored(reply: str, language: str, entit
     assert postprocess(reply, "primary_symptoms", disease, language).entities == entities
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "痛风的常见症状包括：1、关节疼痛；2、关节肿胀；3、发热。",  # numbering inside a line
+        "痛风的常见症状包括：（1）关节疼痛；（2）关节肿胀；（3）发热",
+        "痛风的常见症状包括：①关节疼痛②关节肿胀③发热",
+        "痛风的常见症状包括：\n１．关节疼痛\n２．关节肿胀\n３．发热",  # full-width digits
+        "痛风的常见症状包括：\n一、关节疼痛\n二、关节肿胀\n三、发热",
+        "痛风的常见症状包括：第一，关节疼痛；第二，关节肿胀；第三，发热",
+        "【常见症状】\n关节疼痛、关节肿胀、发热",  # a heading line
+        "【症状】关节疼痛、关节肿胀、发热",  # a label before its text
+        "痛风的常见症状：\n\n【典型症状】\n关节疼痛\n关节肿胀\n\n【其他症状】\n发热",
+        "痛风的常见症状包括：「关节疼痛」、『关节肿胀』、【发热】",  # quotes and brackets around items
+        "痛风的常见症状包括：关节疼痛，关节肿胀，发热。",  # full-width punctuation
+    ],
+)
+def test_chinese_list_layouts_give_the_items(reply: str) -> None:
+    assert postprocess(reply, "primary_symptoms", "痛风", "zh").entities == ("关节疼痛", "关节肿胀", "发热")
+
+
+def test_chinese_numbers_inside_items_are_kept() -> None:
+    """Look-alikes of numbering that belong to the item: 第一跖趾关节, 2型, B1, 3.5倍, 一过性, 十二指肠."""
+    reply = "痛风的常见症状包括：第一跖趾关节疼痛、2型糖尿病、维生素B1缺乏、血尿酸升高3.5倍、一过性黑矇、十二指肠溃疡"
+    assert postprocess(reply, "primary_symptoms", "痛风", "zh").entities == (
+        "第一跖趾关节疼痛", "2型糖尿病", "维生素B1缺乏", "血尿酸升高3.5倍", "一过性黑矇", "十二指肠溃疡")
+
+
 def test_reasoning_block_is_stripped() -> None:
     reply = "<think>The primary symptoms of gout include: rash? No.</think>The primary symptoms of gout include: joint pain"
     read = postprocess(reply, "primary_symptoms", "gout", "en")

@@ -16,6 +16,7 @@ from medprobe.engine.pipeline import RunPlan, rescore, run
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.dialogue.agent import MAX_INVALID_IN_A_ROW, MAX_TURNS, Episode
 from medprobe.methods.multicog.dialogue.cases import Case, Exam, exam_type, load_cases
+from medprobe.methods.multicog.dialogue.diagnosis import grade_diagnosis
 from medprobe.methods.multicog.dialogue.episodes import DEFAULT_GENERATION
 from medprobe.methods.multicog.dialogue.mimic import import_mimic
 from medprobe.records import GenerationParams, Response
@@ -338,6 +339,37 @@ def test_every_dialogue_turn_is_read_as_one_family(pneumonia: Case) -> None:
     ep = episode(pneumonia)
     say(ep, None, error="HTTP 500: boom")
     assert ep.readings == ["no reply"]
+
+
+@pytest.mark.parametrize(("reply", "action"), [
+    ("Rationale: examine\nAction：PE", "PE"),  # full-width colon
+    ("Rationale: examine\nAction: ＰＥ", "PE"),  # full-width letters
+    ("Rationale: examine\nAc\u200btion: \ufeffPE", "PE"),  # zero-width space, byte-order mark
+    ("Rationale: x\nAction: PERFORM LAB", "LAB"),  # "PE" inside a word is no action (the reference read PE)
+])
+def test_an_action_line_is_read_by_the_action_it_names(pneumonia: Case, reply: str, action: str) -> None:
+    ep = episode(pneumonia)
+    say(ep, reply)
+    assert ep.readings == ["action line"] and (ep.done_actions == ["PE"] if action == "PE" else ep.expecting == action)
+
+
+@pytest.mark.parametrize("reply", [
+    "Rationale: not sure\nAction: LAB or IMAGE",  # several actions: a hedge (the reference took LAB)
+    "Rationale: the exam is done\nAction: LAB (PE is done)",  # the reference took PE, the first it tests
+    "Rationale: x\nAction: none of the above",
+])
+def test_an_action_line_naming_several_actions_or_none_is_asked_again(pneumonia: Case, reply: str) -> None:
+    ep = episode(pneumonia)
+    warning = say(ep, reply)
+    assert "not in the required format" in warning and ep.done_actions == ["WRONG"] and ep.readings == ["unparsed"]
+
+
+def test_a_diagnosis_with_a_full_width_label_finishes_and_is_graded(pneumonia: Case) -> None:
+    ep = episode(pneumonia)
+    say(ep, "Rationale: x\nAction: OUTPUT")
+    say(ep, "Diagnosis：community-acquired pneu\u00admonia\nTreatment：antibiotics")
+    assert ep.status == "done" and ep.readings[-1] == "diagnosis"
+    assert grade_diagnosis("community-acquired pneumonia", ep.final_text).correct
 
 
 def test_the_stop_rule_budget_and_finish_are_what_the_docs_say(pneumonia: Case) -> None:

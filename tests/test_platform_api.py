@@ -7,6 +7,7 @@ and the worker as a real child process on the real job queue.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import random
@@ -217,7 +218,8 @@ def test_gold_never_leaves_the_server(platform: Platform, scored: dict[str, int]
         urls += [f"/benchmarks/{slug}", f"/benchmarks/{slug}/leaderboard", f"/api/benchmarks/{slug}", f"/api/benchmarks/{slug}/pack.jsonl",
                  f"/api/benchmarks/{slug}/pack.csv", f"/api/benchmarks/{slug}/leaderboard", f"/api/benchmarks/{slug}/leaderboard.csv"]
     for sid in scored.values():
-        urls += [f"/submissions/{sid}", f"/api/submissions/{sid}", f"/api/submissions/{sid}/results.csv", f"/api/submissions/{sid}/rundir.zip"]
+        urls += [f"/submissions/{sid}", f"/api/submissions/{sid}", f"/api/submissions/{sid}/results.csv", f"/api/submissions/{sid}/rundir.zip",
+                 f"/api/submissions/{sid}/reader-audit.csv"]
         urls += [f"/api/submissions/{sid}/files/{n}" for n in ("summary.json", "report.md", "config.json", "responses.jsonl", "tiers.svg", "aspects.svg", "scores.jsonl", "accr_sample.csv")]
     urls.append("/api/submissions")
     checked = 0
@@ -236,6 +238,44 @@ def test_gold_never_leaves_the_server(platform: Platform, scored: dict[str, int]
                 checked += 1
     assert checked > 150
     assert api.get(f"/api/submissions/{scored['sd']}/files/accr_sample.csv", headers=platform.api("admin")).status_code == 404
+
+
+def test_owner_audits_the_reader_on_the_results_page(platform: Platform, scored: dict[str, int]) -> None:
+    """The owner downloads the audit sheet of their replies (pack ids, no gold), fills it in and uploads it;
+    the page scores it. Nobody else gets the sheet, not even of a submission on the leaderboard."""
+    sid = scored["mf"]
+    assert 'id="reader-audit"' in platform.alice.get(f"/submissions/{sid}").text
+    assert 'id="reader-audit"' not in platform.bob.get(f"/submissions/{sid}").text  # public, but not Bob's
+    reply = platform.app_client.get(f"/api/submissions/{sid}/reader-audit.csv?sample=6", headers=platform.api("alice"))
+    assert reply.status_code == 200 and "attachment" in reply.headers["content-disposition"]
+    table = [r for r in csv.reader(io.StringIO(reply.text.lstrip("\ufeff"))) if not r[0].startswith("# ")]
+    rows = [dict(zip(table[0], r, strict=True)) for r in table[1:]]
+    assert len(rows) == 6 and all(r["your_reading"] == "" and r["reading"] for r in rows)
+    with platform.sessions() as session:
+        benchmark = session.scalar(select(Benchmark).where(Benchmark.slug == "mf"))
+        assert {r["id"] for r in rows} <= set(pack_ids(benchmark))
+    for who in ("bob", None):
+        assert platform.app_client.get(f"/api/submissions/{sid}/reader-audit.csv", headers=platform.api(who)).status_code == 404
+    assert platform.app_client.get(f"/api/submissions/{scored['md']}/reader-audit.csv", headers=platform.api("alice")).status_code == 409
+    # the reviewer agrees with every reading but one, where the reader read an answer the reply does not give
+    wrong = next(r for r in rows if r["reading"] != "none")
+    for row in rows:
+        row["your_reading"] = "none" if row is wrong else row["reading"]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    sheet = {"file": ("filled.csv", out.getvalue().encode())}
+    page = platform.alice.post_form(f"/submissions/{sid}", f"/submissions/{sid}/reader-audit", {}, files=sheet)
+    assert page.status_code == 200 and "false reads / read" in page.text
+    family = wrong["rule"].split(" (", 1)[0]
+    read = sum(r["reading"] != "none" and r["rule"].split(" (", 1)[0] == family for r in rows)
+    assert f"<td>{family}</td><td>{read}</td><td>1/{read} = " in page.text
+    assert f"the most errors: {family}</p>" in page.text
+    assert platform.bob.post_form(f"/submissions/{sid}", f"/submissions/{sid}/reader-audit", {}, files=sheet).status_code == 404
+    blank = {"file": ("mine.csv", b"id,task,reading,rule,your_reading\nq1,MCQ,A,labelled,\n")}
+    refused = platform.alice.post_form(f"/submissions/{sid}", f"/submissions/{sid}/reader-audit", {}, files=blank)
+    assert refused.status_code == 422 and "mine.csv" in refused.text and "medprobe-audit-" not in refused.text
 
 
 def test_per_line_errors_malformed_and_oversized_uploads(platform: Platform) -> None:
@@ -434,6 +474,8 @@ def _matrix(private: int, public: int, token_id: int) -> list[tuple[str, str, st
         ("api", "GET", f"/api/submissions/{private}/rundir.zip", None, mine),
         ("api", "GET", f"/api/submissions/{public}", None, (200, 200, 200, 200)),
         ("api", "GET", f"/api/submissions/{public}/rundir.zip", None, (200, 200, 200, 200)),
+        ("api", "GET", f"/api/submissions/{private}/reader-audit.csv", None, (404, 409, 404, 409)),  # SDAK: no option questions
+        ("api", "GET", f"/api/submissions/{public}/reader-audit.csv", None, mine),
         ("api", "POST", f"/api/submissions/{private}/leaderboard", {"json": {"public": False}}, (401, 200, 404, 200)),
         ("api", "POST", f"/api/submissions/{public}/leaderboard", {"json": {"public": True}}, (401, 200, 404, 200)),
         ("api", "DELETE", f"/api/tokens/{token_id}", None, (401, 200, 404, 404)),

@@ -106,3 +106,51 @@ def test_a_copied_solved_example_is_not_the_answer_to_our_statement() -> None:
     assert read_strict(reply, TF_EN).value is None
     assert read_strict("False.\n\nStatement: \"X is Y.\" Is this statement true or false?\nAnswer: true", TF_EN).value is False
     assert read_strict("错误。\n陈述：“X属于Y。”该陈述正确还是错误？\n答案：正确", TF_ZH).value is False
+
+
+@pytest.mark.parametrize(("reply", "fmt"), [
+    ('\n[INST]Statement: "Aspirin belongs to the medications of Gout." Is this statement true or false?\nAnswer: true', TF_EN),
+    ("[INST]陈述：“阿司匹林属于痛风的常用药物。”该陈述正确还是错误？\n答案：正确", TF_ZH),
+    ("<start_of_turn>user\nQuestion: Which is a symptom of gout?\nOptions: A: Rash\tB: Fever\nAnswer: B", _mcq(EN)),
+])
+def test_a_question_of_its_own_behind_a_chat_template_marker_is_not_answered(reply: str, fmt: AnswerFormat) -> None:
+    """Gemma 3 270M writes "[INST]" before a statement it made up; the marker hid the statement's head, and
+    the made-up statement's "true" was read as the answer to ours (found on a fresh, blind-read round)."""
+    question = 'Statement: "Ethambutol belongs to the medications of Pericarditis." Is this statement true or false?\nAnswer:'
+    assert read_strict(reply, fmt, question).value is None
+
+
+@pytest.mark.parametrize(("reply", "fmt", "expected"), [
+    ("Answer: [INST]true", TF_EN, True), ("[INST] false [/INST]", TF_EN, False), ("<start_of_turn>model\nC<end_of_turn>", _mcq(EN), "C"),
+    ("答案：  [INST]错误", TF_ZH, False),
+])
+def test_chat_template_markers_around_an_answer_are_no_part_of_it(reply: str, fmt: AnswerFormat, expected: object) -> None:
+    assert jsonable(read_strict(reply, fmt).value) == expected
+
+
+MCQ_Q = "Question: Which of the following belongs to the medications of Tuberculosis?\nOptions: A: Ribavirin\tB: Estrogen cream\tC: Rifampin\tD: Methylphenidate\nAnswer:"
+MCQ_Q_ZH = "问题：以下哪一项属于先天性二尖瓣畸形的继发疾病？\n选项：A: 脊髓压迫症\tB: 单心室\tC: 肛门闭锁\tD: 阴道念珠菌病\n答案："
+TB = {"A": "Ribavirin", "B": "Estrogen cream", "C": "Rifampin", "D": "Methylphenidate"}
+CHD = {"A": "脊髓压迫症", "B": "单心室", "C": "肛门闭锁", "D": "阴道念珠菌病"}
+
+
+@pytest.mark.parametrize(("reply", "question", "texts", "expected"), [
+    # our question written out again with another answer: no commitment (Gemma 3 270M loops so)
+    (f"{MCQ_Q} C\n\n{MCQ_Q} A\n\n", MCQ_Q, TB, None),
+    (f"{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH.replace('哪一项', '哪项')} C\n\n", MCQ_Q_ZH, CHD, None),  # a copy that drops a character
+    (f"{MCQ_Q}\n\n{MCQ_Q} C\n\n{MCQ_Q}\n\nQuestion: Which", MCQ_Q, TB, None),  # left unanswered in between
+    # look-alikes that still read: the same answer each time, and a last copy cut off by the token limit
+    (f"{MCQ_Q} C\n\n{MCQ_Q} C\n\n", MCQ_Q, TB, "C"),
+    (f"{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH[:30]}", MCQ_Q_ZH, CHD, "B"),
+    (f"{MCQ_Q} C\n\nQuestion: Which of the following belongs to the medications of Gout?\nOptions: A: Allopurinol\nAnswer: A", MCQ_Q, TB, "C"),
+])
+def test_a_reply_that_loops_over_our_question_commits_only_to_one_answer(reply: str, question: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is CHD else "en")
+    assert read_strict(reply, fmt, question).value == expected
+
+
+def test_a_revision_question_with_another_given_answer_is_another_question() -> None:
+    ours = "Question: Which is a symptom of gout?\nOptions: A: Rash\tB: Joint pain\tC: Cough\nThe given answer is B. Judge whether it is right.\nAnswer:"
+    other = ours.replace("given answer is B", "given answer is C")
+    fmt = AnswerFormat(kind="verdict_letter", options=["A", "B", "C"], option_texts={"A": "Rash", "B": "Joint pain", "C": "Cough"}, given="B")
+    assert jsonable(read_strict(f"{ours} correct\n\n{other} incorrect, B\n\n", fmt, ours).value) == [True, "B"]

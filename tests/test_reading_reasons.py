@@ -34,6 +34,13 @@ def test_unread_replies_are_tallied_by_why(reply: str, fmt: AnswerFormat, family
     assert not reading.read and unread_family(reading) == family and not_read(family)
 
 
+def test_a_reply_to_a_question_of_its_own_is_tallied_as_other_questions() -> None:
+    """A reply that opens with a question it made up (or a copied solved example) answers that one, not ours."""
+    question = "Question: Which is a symptom of gout?\nOptions: A: Fever\tB: Riboflavin\tC: Cholesterol embolization\tD: Dabigatran\nAnswer:"
+    reading = read_strict("Question: Which drug treats flu?\nOptions: A: Fever\tB: Riboflavin\nAnswer: B", MCQ, question)
+    assert unread_family(reading) == "unparsed: other questions"
+
+
 def test_a_read_reply_or_no_reply_keeps_its_family() -> None:
     assert read_strict('{"answer": "C"}', MCQ) == Reading("C", JSON)
     assert unread_family(Reading(None, "no reply", "the request failed")) == "no reply"

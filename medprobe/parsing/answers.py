@@ -14,8 +14,17 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
-from medprobe.parsing.reading import DIFFERENT, JSON, JUDGE, NO_REPLY, REFERENCE, UNPARSED, Reading
-from medprobe.parsing.reply_text import normalise, restated_question, strip_reasoning
+from medprobe.parsing.reading import (
+    DIFFERENT,
+    JSON,
+    JUDGE,
+    NO_REPLY,
+    OTHER_QUESTION,
+    REFERENCE,
+    UNPARSED,
+    Reading,
+)
+from medprobe.parsing.reply_text import normalise, restated_question, restatements, strip_reasoning
 from medprobe.parsing.strict_exact import exact_answer
 from medprobe.parsing.structured import answer_fields
 from medprobe.records import AnswerFormat, Response
@@ -61,13 +70,28 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     if text is None:
         return Reading(None, UNPARSED, "the reasoning block never ends")
     if question is not None:
+        echoed = restatements(normalise(strip_reasoning(reply).text, cut=False), question)
+        if echoed is not None:
+            return _agreed(echoed, fmt)
         text, ours = restated_question(text, question)
         if not ours:
-            return Reading(None, UNPARSED, "answers a question of its own")
+            return Reading(None, UNPARSED, f"{OTHER_QUESTION}: answers a question of its own")
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     fields = answer_fields(text)
     return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt)
+
+
+def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
+    """A reply that writes out our question, maybe several times: its answer is the one every restatement
+    gives. One left unanswered, or two that differ, commit to nothing."""
+    readings = [read_strict(answer, fmt) if answer.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for answer in answers]
+    unread = next((r for r in readings if not r.read), None)
+    if unread is not None:
+        return Reading(None, UNPARSED, f"{unread.reason} (our question, restated)")
+    if len({json_key(r.value) for r in readings}) > 1:
+        return Reading(None, UNPARSED, f"{DIFFERENT} to our question, restated")
+    return readings[0]
 
 
 def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:

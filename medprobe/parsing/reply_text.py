@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -71,19 +72,32 @@ _NEW_QUESTION = re.compile(r"(?:^|\n)[ \t]*(?:Question|Q|Statement|问题|题目
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
-def normalise(text: str) -> str:
+#: chat-template markers a small model writes into its own reply ("Answer: [INST]true", "[INST]Statement: …"): they
+#: hide the question head a new made-up question starts with, and are no part of an answer
+_TEMPLATE_MARKER = re.compile(
+    r"\[/?INST\]|<</?SYS>>|</?s>|<bos>|<eos>|<(?:start|end)_of_turn>(?:user|model)?|<\|im_(?:start|end)\|>(?:system|user|assistant)?"
+    r"|<\|(?:eot_id|begin_of_text|end_of_text)\|>|<\|start_header_id\|>\w*<\|end_header_id\|>",
+)
+
+
+def visible(text: str) -> str:
+    """The text as a reader sees it: invisible characters removed, full-width forms and non-breaking spaces
+    folded (Ａ→A, ：→:, （→( ), nothing else changed."""
+    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+
+
+def normalise(text: str, *, cut: bool = True) -> str:
     """Chat decoration off, meaning kept: invisible characters removed, full-width forms and non-breaking
-    spaces folded (Ａ→A, ：→:, （→( ), LaTeX
+    spaces folded (Ａ→A, ：→:, （→( ), chat-template markers ([INST], <end_of_turn>) removed, LaTeX
     ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
-    whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
-    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
-    text = _BOXED.sub(r"\1", text)
+    (``cut``) whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
+    text = _BOXED.sub(r"\1", _TEMPLATE_MARKER.sub(" ", visible(text)))
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
     text = _LINE_LEAD.sub("", text)
-    cut = _NEW_QUESTION.search(text, 1)  # a reply that opens by restating our question keeps that first block
-    if cut:
-        text = text[: cut.start()]
+    found = _NEW_QUESTION.search(text, 1) if cut else None  # a reply that opens by restating our question keeps that first block
+    if found:
+        text = text[: found.start()]
     return text.strip()
 
 
@@ -111,6 +125,43 @@ def hedged(sentence: str) -> bool:
 
 _QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
 _ANSWER_LABEL = re.compile(r"\n\s*(?:Answer|答案)\s*[:：]", re.IGNORECASE)
+
+
+def _asked(block: str) -> str:
+    label = _ANSWER_LABEL.search(block)
+    return (block[: label.start()] if label else block).strip()
+
+
+_LETTER = re.compile(r"(?<![A-Za-z])[A-J](?![A-Za-z])")
+
+
+def _same_question(asked: str, ours: str) -> bool:
+    """Our question written out again: nearly the same words (a copy may drop a character: 以下哪项 for
+    以下哪一项) and the same letters (a revision question with another given answer is another question)."""
+    return fuzz.ratio(asked, ours) >= 90 and Counter(_LETTER.findall(asked)) == Counter(_LETTER.findall(ours))
+
+
+def restatements(text: str, question: str) -> list[str] | None:
+    """The answers of a reply that opens by writing out our question, each time it writes it out (None when
+    it does not open so). Small models loop: our question and an answer, then our question again with
+    another answer. Each answer is the text from its block's "Answer:" on ("" when the block has none, or
+    none after it). A block cut off at the very end of the reply is left out: the model ran out of tokens,
+    it did not decline. (Our question written out later, after examples the model copied, is no answer
+    a blind reader takes: the reply is an echo of the prompt.)"""
+    ours = _asked(normalise(question))
+    heads = [m.start() for m in _NEW_QUESTION.finditer(text)]
+    blocks = [text[start:end].strip() for start, end in zip(heads, [*heads[1:], len(text)], strict=False)]
+    if not heads or text[: heads[0]].strip() or not _same_question(_asked(blocks[0]), ours):
+        return None
+    answers = []
+    for n, block in enumerate(blocks):
+        if not _same_question(_asked(block), ours):
+            continue
+        label = _ANSWER_LABEL.search(block)
+        answer = block[label.start() :].strip() if label else ""
+        if answer or n < len(blocks) - 1:
+            answers.append(answer)
+    return answers or None
 
 
 def restated_question(text: str, question: str) -> tuple[str, bool]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from medprobe.platform import leaderboard
+from medprobe.platform.audit import audit_csv
 from medprobe.platform.auth import api_admin, api_user, db, may_change, may_see, revoke_token, viewer
 from medprobe.platform.benchmarks import BenchmarkSpec, describe, pack_csv, publish
 from medprobe.platform.models import Benchmark, Endpoint, Submission, User
@@ -289,6 +290,30 @@ def get_rundir(submission_id: RowId, session: DB, user: Viewer) -> Response:
         raise Refused(409, f"submission {submission_id} is {submission.status}, not scored yet")
     folder = f"submission-{submission_id}-{submission.benchmark.slug}"
     return attachment(rundir_zip(files, folder), "application/zip", f"{folder}.zip")
+
+
+def owned_for(session: Session, user: User | None, submission_id: int) -> Submission:
+    """The submission if ``user`` owns it (or is an admin); otherwise 404, public submissions included:
+    their scores are public, their replies are not."""
+    submission = submission_for(session, user, submission_id)
+    if not may_change(user, submission):
+        raise Refused(404, f"no submission {submission_id}")
+    return submission
+
+
+@router.get("/submissions/{submission_id}/reader-audit.csv", response_class=Response, responses=download((CSV,), 401, 404, 409))
+def get_reader_audit(submission_id: RowId, session: DB, user: Viewer,
+                     sample: Annotated[int, Query(ge=1, le=100_000, description="replies to review, drawn per rule family in turn")] = 100,
+                     seed: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0) -> Response:
+    """The owner's check of the answer reader: a sheet of their replies with the reader's readings, to fill in
+    (your_reading) and upload on the submission's page, or score with ``medprobe readings score``."""
+    submission = owned_for(session, user, submission_id)
+    if submission.status != "done":
+        raise Refused(409, f"submission {submission_id} is {submission.status}, not scored yet")
+    text, rows = audit_csv(submission, sample, seed)
+    if not rows:
+        raise Refused(409, f"submission {submission_id} answers no option or verdict questions, the ones the audit checks")
+    return attachment(text, CSV, f"submission-{submission_id}-reader-audit.csv")
 
 
 @router.delete("/tokens/{token_id}", response_class=Response, responses=download((TEXT,), 401, 404))

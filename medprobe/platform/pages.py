@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 from medprobe.contract import available_methods
 from medprobe.errors import MedprobeError
 from medprobe.platform import leaderboard
-from medprobe.platform.api import RowId, leaderboard_table, submission_for
+from medprobe.platform.api import RowId, leaderboard_table, owned_for, submission_for
+from medprobe.platform.audit import score_upload
 from medprobe.platform.auth import (
     Throttle,
     authenticate,
@@ -56,6 +57,7 @@ from medprobe.platform.submissions import (
     submit,
 )
 from medprobe.profile.report import charts, header_rows, sections
+from medprobe.reader_audit import rate, worst
 
 #: pages are for browsers; /openapi.json describes the JSON API only
 router = APIRouter(include_in_schema=False)
@@ -347,6 +349,24 @@ async def toggle_public(request: Request, submission_id: RowId, session: DB, use
     submission.public = form.get("public") == "on"
     session.commit()
     return see_other(f"/submissions/{submission_id}")
+
+
+@router.post("/submissions/{submission_id}/reader-audit", response_class=HTMLResponse)
+async def reader_audit_page(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
+    """The owner's filled-in audit sheet, scored: the reader's false-read and miss rates per task and rule family."""
+    user = login_required(user)
+    form = await form_data(request)
+    submission = owned_for(session, user, submission_id)
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        raise Refused(422, "choose the filled-in audit sheet")
+    try:
+        groups = score_upload(await upload.read(request.app.state.limits.max_upload_bytes + 1), upload.filename or "the sheet")
+    except MedprobeError as exc:
+        raise Refused(422, exc.render()) from None
+    tables = {title: [(name, t.reviewed, rate(t.false_reads, t.read), rate(t.misses, t.answerable)) for name, t in sorted(groups[by].items())]
+              for by, title in (("task", "task"), ("rule", "rule family"))}
+    return render(request, "reader_audit.html", user, s=submission, tables=tables, worst=worst(groups["rule"]))
 
 
 @router.get("/models/{name:path}", response_class=HTMLResponse)

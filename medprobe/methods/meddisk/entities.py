@@ -7,8 +7,9 @@ Items are split at list separators (semicolons, commas, 、, slashes, line break
 that join two items: " and " / " or " in English; 和, 及, 或, 以及, 或者 in Chinese, but only where
 jieba segments them as words of their own between words of two or more characters, so that 及时,
 中和 or 或许 inside a word stay whole ("建议及时就医" and "中和抗体" are one item, "关节痛和发热" two). Bullets, numbering, markdown emphasis, lead-ins
-("such as", 包括), English articles ("the bone marrow") and the open ends of a list ("etc.", "and so on", 等, 等等) are removed; "None"
-and repeats are dropped.
+("such as", 包括), English articles ("the bone marrow"), quotes and brackets around an item (“”, 「」, 【】) and the open ends of
+a list ("etc.", "and so on", 等, 等等) are removed; "None" and repeats are dropped. Chinese list layouts are made plain first:
+circled numbers, numbering inside a line ("1、发热；2、咳嗽", "（1）", "一、"), full-width digits and a 【label】 before its text.
 """
 
 from __future__ import annotations
@@ -28,8 +29,21 @@ _LEAD = re.compile(r"^(?:such as|including|e\.g\.|for example|mainly|例如|包�
 #: an English article before an item ("the bone marrow"): not part of the entity
 _ARTICLE = re.compile(r"^(?:the|an?)\s+(?=\w)", re.IGNORECASE)
 _OPEN_END = re.compile(r"(?:\s*(?:\betc\b\.?|\band so on\b|\band so forth\b|\band others\b|\band more\b)|等等|等)$", re.IGNORECASE)
-_STRIP = " \t.。:：'\"“”()（）!！*"
+_STRIP = " \t\u3000.。:：'\"“”‘’「」『』【】()（）!！*"
 _NONE = frozenset({"none", "no", "unknown", "not known", "n/a", "无", "不详", "不明", "暂无", "没有"})
+
+#: Chinese list layouts, made plain before splitting: circled numbers (①②) and full-width digits, numbering
+#: inside a line ("1、发热；2、咳嗽", "（1）", "一、", "第一，") and a 【heading】 that labels the text after it
+_CIRCLED = re.compile("[\u2460-\u2473\u2776-\u2793]")
+_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９．", "0123456789.")
+_HAN_NUMERAL = "[一二三四五六七八九十]{1,3}"
+_NUMBERING = re.compile(
+    rf"(?:^|(?<=[\s;；,，、。:：]))(?:[(（]\s*(?:\d{{1,2}}|{_HAN_NUMERAL})\s*[)）]|\d{{1,2}}\s*[.、)）](?!\d)|{_HAN_NUMERAL}\s*[、.](?!\d)"
+    rf"|第(?:\d{{1,2}}|{_HAN_NUMERAL})[,，、:：])",
+    re.MULTILINE,
+)
+#: a 【label】 opening a line, followed by its text (not by a separator: "【发热】、【咳嗽】" lists items in brackets)
+_LABEL = re.compile(r"^[ \t]*【[^】\n]{1,20}】[ \t]*[:：]?[ \t]*(?=[^\s、，,；;])", re.MULTILINE)
 
 # jieba announces its dictionary build on stderr at DEBUG level; scoring output should stay clean.
 jieba.setLogLevel(logging.WARNING)
@@ -69,11 +83,18 @@ def _clean(item: str) -> str:
     return _OPEN_END.sub("", item).strip(_STRIP)
 
 
+def _plain_layout(text: str) -> str:
+    """A Chinese answer's list layout as plain separators: "①发热②咳嗽", "1、发热；2、咳嗽", "（1）发热", "一、发热"
+    and "【症状】发热、咳嗽" would otherwise give numbers, labels or one run-together item as entities."""
+    text = _CIRCLED.sub("\n", text.translate(_FULL_WIDTH_DIGITS))
+    return _NUMBERING.sub("\n", _LABEL.sub("", text))
+
+
 def rule_entities(text: str, language: str) -> list[str]:
     """The entities of an answer, first spellings kept: ``"发热、咳嗽和皮疹等"`` -> ["发热", "咳嗽", "皮疹"]."""
     seen: set[str] = set()
     out: list[str] = []
-    for part in _SEPARATORS.split(text):
+    for part in _SEPARATORS.split(_plain_layout(text) if language == "zh" else text):
         for piece in _split_han_conjunctions(part) if language == "zh" else (part,):
             item = _clean(piece)
             key = item.casefold()

@@ -56,7 +56,8 @@ NO_NUMBER = "unparsed: no number"
 SEVERAL_NUMBERS = "unparsed: several numbers"
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_LEAD_IN = re.compile(r"[:：][*_\s]*$")
+#: a line that announces what follows: it ends in a colon, or is a 【heading】 of its own
+_LEAD_IN = re.compile(r"[:：][*_\s]*$|^[*_\s]*【[^】\n]*】[*_\s]*$")
 _CHATTER_EN = (
     r"I hope|Hope (?:this|that|it)|Let me know|Feel free|Please (?:consult|note|seek|see|remember|keep|let)|"
     r"Notes?\s*:|Note that|Disclaimer|Keep in mind|Remember\b|It(?: is|'s) (?:important|essential|always|best|advisable|recommended)|"

@@ -1,14 +1,18 @@
 """What the model chose in one turn of a MultiCogEval full-path episode.
 
-Reproduces the public reference's ``action_parser`` (THUMLP/MultiCogEval,
+``parse_action`` reproduces the public reference's ``action_parser`` (THUMLP/MultiCogEval,
 ``scripts/evaluate_high_level.py``) as recorded in REFERENCE_METHODS §5.1, with one documented
-deviation (§4.4 item 10, see ``parse_action``).
+deviation (§4.4 item 10). The dialogue reads a reply with ``read_action``: the same steps under the
+strict reader's rules (see there). The dialogue's path depends on how each turn was read, so one
+reading serves both grading modes: a replayed run must take the path its model saw.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from medprobe.parsing.reply_text import visible
 
 ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")
 """The five actions, in the order the reference tests them against the chosen text."""
@@ -21,6 +25,8 @@ _RATIONALE = "Rationale:"
 _DIAGNOSIS_LINE = re.compile(r"Diagnosis:([^\n]*)", re.IGNORECASE)
 _CHOICE_ON_LAST_LINE = re.compile(r"Action:(.*)\Z", re.IGNORECASE)
 _CHOICE_ON_ANY_LINE = re.compile(r"Action:(.*)\n", re.IGNORECASE)
+#: an action named as a word of its own ("LAB", "LABS"), not inside another word ("PERFORM" holds "PE")
+_ACTION_WORD = re.compile(r"(?<![A-Za-z])(PE|LAB|IMAGE|MICRO|OUTPUT)S?(?![A-Za-z])")
 
 
 @dataclass(frozen=True)
@@ -80,3 +86,20 @@ def parse_action(reply: str, expecting_diagnosis: bool = False) -> Action:
             if action in chosen:
                 return Action(action, chosen)
     return Action("UNPARSED", text)
+
+
+def read_action(reply: str, expecting_diagnosis: bool = False) -> Action:
+    """A reply as the dialogue reads it: ``parse_action`` under the strict reader's rules.
+
+    * Invisible characters (zero-width space, soft hyphen, byte-order mark) are removed and full-width
+      forms folded first, so that "Action：LAB", "Action: ＬＡＢ" and "Diag\u200bnosis:" are read.
+    * The chosen action is the one action the "Action:" line names as a word. The reference takes the
+      first of PE, LAB, IMAGE, MICRO, OUTPUT found anywhere in the line, so "PERFORM LAB" read as PE and
+      "LAB (PE is done)" as PE; a line naming several ("LAB or IMAGE") is a hedge, and one naming none
+      ("none of the above") gives no action: both are unparsed, and the model is asked again.
+    """
+    action = parse_action(visible(reply), expecting_diagnosis)
+    if action.kind not in ACTIONS:
+        return action
+    named = set(_ACTION_WORD.findall(action.text))
+    return Action(named.pop(), action.text) if len(named) == 1 else Action("UNPARSED", action.text)

@@ -13,7 +13,8 @@ The protocol, as in the reference code:
 * a list naming none of the case's items is treated as invalid ("no valid tests found");
 * once only OUTPUT is left the model is told to decide; after OUTPUT it must give a diagnosis,
   and a reply with "Diagnosis:" then finishes (before OUTPUT, as in the reference, a reply
-  finishes only with both "Diagnosis:" and "Treatment:"; see ``parse_action``);
+  finishes only with both "Diagnosis:" and "Treatment:"; see ``parse_action``); each reply is read by the
+  strict reader's rules (``read_action``: invisible characters and full-width forms, one action named);
 * each reply may use up to ``params.max_tokens`` tokens; when the chat would leave less room than
   that in the context, the first turn is shortened, later turns are replaced by the model's own
   summary (and an episode whose summary fails is stopped); the invalid reply pending rollback at
@@ -35,11 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medprobe.methods.multicog.dialogue import prompts
-from medprobe.methods.multicog.dialogue.actions import parse_action
+from medprobe.methods.multicog.dialogue.actions import read_action
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case
 from medprobe.methods.multicog.dialogue.exams import orderable_names, requested_ids, results_text
 from medprobe.parsing.reading import NO_REPLY, UNPARSED
-from medprobe.parsing.reply_text import strip_reasoning
+from medprobe.parsing.reply_text import strip_reasoning, visible
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response, request_id
 
 ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")
@@ -182,7 +183,7 @@ class Episode:
         self.messages.append(Message(role="assistant", content=reply))
         self._log("assistant", reply)
         expecting = "OUTPUT" in self.done_actions
-        action = parse_action(reply, expecting_diagnosis=expecting)
+        action = read_action(reply, expecting_diagnosis=expecting)
         lists = {"LAB_LIST": "LAB", "MICRO_LIST": "MICRO", "IMAGE_LIST": "IMAGE"}
         self.readings.append(_reading(action.kind, expecting, lists))
         if action.kind == "FINISH":
@@ -200,7 +201,7 @@ class Episode:
         elif action.kind in EXAM_TYPES:
             self._ask_list(action.kind)
         elif action.kind in lists:
-            self._give_results(lists[action.kind], reply)
+            self._give_results(lists[action.kind], visible(reply))
         elif action.kind == "OUTPUT":
             self.done_actions.append("OUTPUT")
             self._say(prompts.ASK_DIAGNOSIS, expecting="diagnosis")

@@ -37,6 +37,7 @@ from typing import Literal
 from medprobe.methods.multicog.dialogue import mesh
 from medprobe.methods.multicog.dialogue.claims import Claim, claims
 from medprobe.methods.multicog.dialogue.disease_names import abbreviated, synonyms, worded_alike, words
+from medprobe.parsing.reply_text import visible
 
 _DIAGNOSIS = re.compile(r"diagnosis:(.*?)(?:treatment:|treatment plan:|\Z)", re.IGNORECASE | re.DOTALL)
 
@@ -212,6 +213,7 @@ _NOT_THE_DISEASE = frozenset({
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi"})
 _NO_DIAGNOSIS = re.compile(
     r"(?:unknown|unclear|undetermined|uncertain|none|n/?a|not (?:sure|certain|determined|known)|"
+    r"none of (?:the )?(?:above|these|them|options|listed)|"
     r"(?:cannot|can't|unable to) (?:be )?(?:determined?|diagnosed?|say)|insufficient (?:information|data|evidence)|"
     r"further (?:work-?up|evaluation|testing|tests) (?:is |are )?(?:needed|required))\W*",
     re.IGNORECASE,
@@ -239,13 +241,15 @@ def grade_diagnosis(
 
     ``gold``: the case's label (the key of the reference alias table), or the label and further
     spellings of it; ``also``: the case's accepted other names. The diagnosis is the text after
-    "Diagnosis:" (§5.4); a text without one, or one that declines to name a disease, is ``none``.
+    "Diagnosis:" (§5.4), read as the dialogue read the turn (invisible characters removed, full-width
+    forms folded: "Diagnosis：" is a label); a text without one, or one that declines to name a disease
+    ("unknown", "none of the above"), is ``none``.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     golds = [gold] if isinstance(gold, str) else [name for name in gold if name.strip()]
     others = [name for name in also if name.strip()]
-    diagnosis = extract_diagnosis(final_text)
+    diagnosis = extract_diagnosis(visible(final_text))
     if not diagnosis or _NO_DIAGNOSIS.fullmatch(diagnosis.strip(" .")):
         return DiagnosisGrade(False, "none")
     found = claims(diagnosis, keep=[*golds, *others])
