@@ -4,9 +4,7 @@ and benchmarks/reply_corpus.py (parse rates per method, strict against the refer
 
 A record: ``id``, ``method`` (multifacet, multicog, sdak), ``task``, ``language``, ``style``, ``source``
 (``llama_cpp.server smollm2`` or ``llama_cpp.server gemma3`` for replies gathered with scripts/gather_replies.py,
-the Gemma 3 270M ones labelled by blind readers who never saw the reading rules; ``llama_cpp.server gemma3, not
-blind`` for a later Gemma round, seeds 29, 31 and 37, labelled by hand by someone who knew the rules, before
-reading it with them; or ``hand-written``),
+the Gemma 3 270M ones labelled by blind readers who never saw the reading rules; or ``hand-written``),
 ``format`` (the probe's answer format), ``prompt_tail`` (the end of the question asked, for gathered
 replies), ``reply``, ``expected`` — a letter, a list of letters, true/false,
 ``[verdict, letter]`` for a revision, or null where no answer can be read.

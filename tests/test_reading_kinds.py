@@ -138,8 +138,11 @@ CHD = {"A": "脊髓压迫症", "B": "单心室", "C": "肛门闭锁", "D": "阴�
     # our question written out again with another answer: no commitment (Gemma 3 270M loops so)
     (f"{MCQ_Q} C\n\n{MCQ_Q} A\n\n", MCQ_Q, TB, None),
     (f"{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH.replace('哪一项', '哪项')} C\n\n", MCQ_Q_ZH, CHD, None),  # a copy that drops a character
-    (f"{MCQ_Q}\n\n{MCQ_Q} C\n\n{MCQ_Q}\n\nQuestion: Which", MCQ_Q, TB, None),  # left unanswered in between
-    # look-alikes that still read: the same answer each time, and a last copy cut off by the token limit
+    (f"{MCQ_Q} C\n\n{MCQ_Q} I am not sure\n\n", MCQ_Q, TB, None),  # a copy answered in words that cannot be read
+    # look-alikes that still read: the same answer each time, a last copy cut off by the token limit, and copies
+    # left blank around the one answered (blind readers read C: a blank copy says nothing against it)
+    (f"{MCQ_Q}\n\n{MCQ_Q} C\n\n{MCQ_Q}\n\nQuestion: Which", MCQ_Q, TB, "C"),
+    (f"{MCQ_Q}\n\n{MCQ_Q}\n\n", MCQ_Q, TB, None),
     (f"{MCQ_Q} C\n\n{MCQ_Q} C\n\n", MCQ_Q, TB, "C"),
     (f"{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH} B\n\n{MCQ_Q_ZH[:30]}", MCQ_Q_ZH, CHD, "B"),
     (f"{MCQ_Q} C\n\nQuestion: Which of the following belongs to the medications of Gout?\nOptions: A: Allopurinol\nAnswer: A", MCQ_Q, TB, "C"),

@@ -83,9 +83,13 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
 
 
 def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
-    """A reply that writes out our question, maybe several times: its answer is the one every restatement
-    gives. One left unanswered, or two that differ, commit to nothing."""
-    readings = [read_strict(answer, fmt) if answer.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for answer in answers]
+    """A reply that writes out our question, maybe several times: its answer is the one every answered restatement
+    gives (a copy left blank, as a model looping on the prompt leaves most, gives none and says nothing against it).
+    One answered in words that cannot be read, two that differ, or none answered commit to nothing."""
+    answered = [answer for answer in answers if answer.strip()]
+    if not answered:
+        return Reading(None, UNPARSED, f"{EMPTY_REPLY} (our question, restated)")
+    readings = [read_strict(answer, fmt) for answer in answered]
     unread = next((r for r in readings if not r.read), None)
     if unread is not None:
         return Reading(None, UNPARSED, f"{unread.reason} (our question, restated)")

@@ -158,7 +158,7 @@ def restatements(text: str, question: str) -> list[str] | None:
         if not _same_question(_asked(block), ours):
             continue
         label = _ANSWER_LABEL.search(block)
-        answer = block[label.start() :].strip() if label else ""
+        answer = block[label.start() :].strip() if label and block[label.end() :].strip() else ""
         if answer or n < len(blocks) - 1:
             answers.append(answer)
     return answers or None
