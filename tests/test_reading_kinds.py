@@ -157,3 +157,28 @@ def test_a_revision_question_with_another_given_answer_is_another_question() -> 
     other = ours.replace("given answer is B", "given answer is C")
     fmt = AnswerFormat(kind="verdict_letter", options=["A", "B", "C"], option_texts={"A": "Rash", "B": "Joint pain", "C": "Cough"}, given="B")
     assert jsonable(read_strict(f"{ours} correct\n\n{other} incorrect, B\n\n", fmt, ours).value) == [True, "B"]
+
+
+HALLUCINATIONS = {"A": "幻视", "B": "言语性幻听", "C": "幻嗅", "D": "幻触", "E": "幻味"}
+SLE = {"A": "抗核抗体", "B": "抗双链DNA抗体", "C": "抗Sm抗体", "D": "抗SSA抗体", "E": "类风湿因子"}
+APPENDICITIS = {"A": "转移性右下腹痛", "B": "恶心、呕吐", "C": "发热", "D": "腹泻", "E": "右下腹包块"}
+LIST = "A.幻视 B.言语性幻听 C.幻嗅 D.幻触 E.幻味"
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a model looping on the option list, cut off by the token limit inside a copy: no answer
+    (f"精神分裂症最常见的幻觉是{LIST} {LIST} A.幻视 B.言语性幻听", HALLUCINATIONS, None),
+    (f"{LIST} {LIST} A.幻视 B.言语性幻听 C.幻嗅", HALLUCINATIONS, None),
+    # a conclusion naming the letter as what the question asks, or such a sentence ending the reply
+    ("抗Sm抗体特异性高达99%；ANA敏感性最高但特异性低。\n\n所以特异性最高的是C。", SLE, "C"),
+    ("抗Sm抗体是SLE的标志性抗体。特异性最高的是C。", SLE, "C"),
+    # the answer named by the question's superlative and an option's whole text
+    ("急性阑尾炎最典型的症状是转移性右下腹痛。恶心呕吐、发热等为伴随症状，缺乏特异性。", APPENDICITIS, "A"),
+    # look-alikes that must not read: two letters, a letter not ending the sentence, a text that is no option's
+    ("所以特异性最高的是C和D。", SLE, None),
+    ("特异性最高的是C，敏感性最高的是A，二者用途不同，请结合临床。", SLE, None),
+    ("急性阑尾炎最典型的症状是腹痛。", APPENDICITIS, None),
+])
+def test_chinese_conclusions_and_copied_lists(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -87,6 +87,10 @@ _LABELLED_LETTER = tuple(
         r"选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
         r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
+        # a conclusion that names a letter as what the question asks: "所以特异性最高的是C。", or such a sentence
+        # ending the reply
+        r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
+        r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
     )
 )
@@ -151,6 +155,8 @@ _TEXT_SPANS = (
     re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
+    # what the question asks, named by its superlative: "最典型的症状是<text>", "最主要的依据是<text>"
+    re.compile(r"最[^\n。;；，,]{0,8}?(?:症状|体征|依据|类型|部位|特征|因素)\s*(?:是|为)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
@@ -352,12 +358,19 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     """The reply without any copy of the whole option list (every option in a row, each with its own text:
     "A: 面瘫\tB: 面部潮红\t…"). A model that echoes the question writes the list after "Options:" /
     "选项：", which read as an answer label ("选项：A") without this; a reply listing *some* options with
-    their texts ("A: Fever\nC: Rash") is answering, and is left alone."""
+    their texts ("A: Fever\nC: Rash") is answering, and is left alone. A model looping on the list is cut off
+    by the token limit inside a copy: the list's first options, two or more, that end the reply go too."""
     texts = {letter: t for letter, option in option_texts.items() if (t := option.strip())}
     if len(texts) < 2 or not all(t in text for t in texts.values()):
         return text  # no copy of the list can be there: the pattern is built only for replies that may hold one
-    whole = r"[\s;,，；]*".join(rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}" for letter, t in texts.items())
-    return re.sub(whole, "\n", text)
+    items = [rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}" for letter, t in texts.items()]
+    text, copies = re.subn(r"[\s;,，；]*".join(items), "\n", text)
+    if copies:
+        for n in range(len(items) - 1, 1, -1):
+            text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + r"[\s;,，；]*$", "\n", text)
+            if cut:
+                break
+    return text
 
 
 def walks_through_options(text: str) -> bool:
