@@ -182,3 +182,29 @@ LIST = "A.幻视 B.言语性幻听 C.幻嗅 D.幻触 E.幻味"
 def test_chinese_conclusions_and_copied_lists(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+def test_a_looping_option_list_cut_after_a_letter_answers_nothing() -> None:
+    texts = {"A": "咽喉肌", "B": "四肢近端肌", "C": "呼吸肌", "D": "眼外肌", "E": "面肌"}
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    copy = "A 咽喉肌 B 四肢近端肌 C 呼吸肌 D 眼外肌 E 面肌"
+    assert read_strict(f"{copy} {copy} A 咽喉肌 B", fmt).value is None
+    assert read_strict("A 咽喉肌", fmt).value == "A"  # one option with its text, no list copied: an answer
+
+
+ANTITHYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "放射性碘", "D": "手术", "E": "普萘洛尔"}
+IRON = {"A": "血清铁", "B": "血清铁蛋白", "C": "总铁结合力", "D": "转铁蛋白饱和度", "E": "红细胞游离原卟啉"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter, then an explanation that names another option's text as the answer: no commitment
+    ("【答案】A\n【解析】妊娠早期首选丙硫氧嘧啶，因甲巯咪唑可能致胎儿皮肤发育不全。", ANTITHYROID, None),
+    # ... but a text given up before the last letter does not count against it
+    ("首选药物是甲巯咪唑……不对，更正一下：妊娠早期首选的是丙硫氧嘧啶。所以正确答案应为B。", ANTITHYROID, "B"),
+    ("【答案】B\n【解析】妊娠早期首选丙硫氧嘧啶。", ANTITHYROID, "B"),  # letter and text agree
+    # several Chinese sentences that are each an option's text: a list without a pick
+    ("最敏感的指标是血清铁。血清铁蛋白。总铁结合力。", IRON, None),
+])
+def test_a_letter_against_a_later_text_and_sentences_listing_options(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

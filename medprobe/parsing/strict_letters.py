@@ -81,7 +81,7 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
-        r"(?:^|\n)\s*答\s*:\s*" + _ITEM,
+        r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
         r"选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
@@ -155,8 +155,8 @@ _TEXT_SPANS = (
     re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
-    # what the question asks, named by its superlative: "最典型的症状是<text>", "最主要的依据是<text>"
-    re.compile(r"最[^\n。;；，,]{0,8}?(?:症状|体征|依据|类型|部位|特征|因素)\s*(?:是|为)\s*([^\n。;；，,]+)"),
+    # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
+    re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
@@ -314,11 +314,11 @@ def _sentence_before(text: str, start: int) -> str:
 
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
-    """Options named by their text: a line that is an option's text (several such lines list options
-    without a pick), or a text after "the answer is" / "最可能的诊断是" (with a bracketed letter, it must
+    """Options named by their text: a line or Chinese sentence that is an option's text (several such list
+    options without a pick), or a text after "the answer is" / "最可能的诊断是" (with a bracketed letter, it must
     be that option's)."""
     texts = {clean_text(t) for t in option_texts.values()}
-    lines = {option_by_text(line, option_texts) for line in text.split("\n") if clean_text(line) in texts}
+    lines = {option_by_text(line, option_texts) for line in re.split(r"[\n。]", text) if clean_text(line) in texts}
     lines.discard(None)
     if len(lines) > 1:
         yield Statement(None, OPTION_TEXT, text, f"{SEVERAL} listed without a pick: " + ", ".join(sorted(str(x) for x in lines)))
@@ -359,15 +359,18 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     "A: 面瘫\tB: 面部潮红\t…"). A model that echoes the question writes the list after "Options:" /
     "选项：", which read as an answer label ("选项：A") without this; a reply listing *some* options with
     their texts ("A: Fever\nC: Rash") is answering, and is left alone. A model looping on the list is cut off
-    by the token limit inside a copy: the list's first options, two or more, that end the reply go too."""
+    by the token limit inside a copy: the list's first options that end the reply (a last letter without its
+    text too) go as well, once a whole copy was found."""
     texts = {letter: t for letter, option in option_texts.items() if (t := option.strip())}
     if len(texts) < 2 or not all(t in text for t in texts.values()):
         return text  # no copy of the list can be there: the pattern is built only for replies that may hold one
-    items = [rf"[(\[]?{re.escape(letter)}[)\]]?\s*[:.)、]\s*{re.escape(t)}" for letter, t in texts.items()]
+    items = [rf"[(\[]?{re.escape(letter)}[)\]]?(?:\s*[:.)、]\s*|\s+){re.escape(t)}" for letter, t in texts.items()]
     text, copies = re.subn(r"[\s;,，；]*".join(items), "\n", text)
-    if copies:
-        for n in range(len(items) - 1, 1, -1):
-            text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + r"[\s;,，；]*$", "\n", text)
+    if copies:  # the cut-off copy: its first options, maybe a last letter without its text, end the reply
+        letters = list(texts)
+        for n in range(len(items) - 1, 0, -1):
+            tail = rf"(?:[\s;,，；]*[(\[]?{re.escape(letters[n])}[)\]]?[:.)、]?)?"
+            text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + tail + r"[\s;,，；]*$", "\n", text)
             if cut:
                 break
     return text
@@ -417,6 +420,10 @@ def letter_statements(
     found += labelled
     if not any(s.value for s in found):
         found += _named_by_text(text, option_texts)
+    elif not walk:  # a letter, then an answer named by another option's text ("【答案】A …首选丙硫氧嘧啶"): no commitment
+        letters = {s.value for s in found}
+        last = max(text.rfind(s.sentence) for s in found)  # a text before the last letter was given up ("…不对，更正")
+        found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters and text.find(s.sentence) > last]
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
 
