@@ -189,7 +189,7 @@ class MultiCogMethod:
         if static:
             lowmid = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
             items += lowmid.items
-            lowmid_metrics = LowMidMetrics.model_validate(lowmid.metrics)
+            lowmid_metrics = lowmid.metrics
             reading.update(lowmid.reading)
             notes += [f"{dataset}: no mid level, since {', '.join(block.mid_missing)} has no items (it is the mean of SV, AE and MR)"
                       for dataset, block in lowmid_metrics.datasets.items() if block.mid_missing is not None]
