@@ -197,11 +197,11 @@ class MultiCogMethod:
             mode = "reference-compatible" if options.reference_compatible else "strict"
             high = dialogue.score_high(talks, responses, seed=options.seed, mode=mode)
             items += high.items
-            high_metrics = HighMetrics.model_validate(high.metrics)
+            high_metrics = high.metrics
             notes += high.notes
             extra["transcripts.jsonl"] = high.transcripts
             reading.update(high.reading)
-        parts = {"lowmid": lowmid_metrics, "high": high_metrics}
+        parts = {"lowmid": lowmid_metrics, "high": high_metrics}  # a part not asked stays out of summary.json
         metrics = MultiCogMetrics(**{k: v for k, v in parts.items() if v is not None}, levels=self._levels(lowmid_metrics, high_metrics))
         return ScoreResult(items, metrics.dump(), notes, extra, reading)
 
