@@ -13,10 +13,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from medprobe.contract import BuildOptions, ScoreOptions, get_method
 from medprobe.engine.pipeline import RunPlan, run
+from medprobe.errors import MedprobeError
 from medprobe.jsonl import write_records
 from medprobe.methods.multicog.summary import HighMetrics
 from medprobe.records import Response
@@ -72,11 +73,15 @@ def test_the_report_module_shows_what_the_method_shows(summaries: dict[str, dict
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_summary_that_does_not_fit_the_model_is_refused(summaries: dict[str, dict[str, Any]], method: str) -> None:
-    """A summary whose metrics lack what the model requires is refused by name, not shown with a guess."""
+    """A summary whose metrics lack what the model requires (another version's, or edited) is refused, naming
+    what is missing and how to get one that fits, not shown in part."""
     metrics = dict(summaries[method]["metrics"])
-    metrics.pop(next(name for name, field in _results_model(method).model_fields.items() if field.is_required()))
-    with pytest.raises(ValidationError):
-        get_method(method).report({**summaries[method], "metrics": metrics})
+    missing = next(name for name, field in _results_model(method).model_fields.items() if field.is_required())
+    del metrics[missing]
+    for show in (get_method(method).report, get_method(method).headline, get_method(method).table):
+        with pytest.raises(MedprobeError, match=f"metrics.{missing}: Field required") as refused:
+            show({**summaries[method], "metrics": metrics})
+        assert refused.value.hint == f"score its responses again with this medprobe: medprobe score {method} --responses RUN_DIR"
 
 
 def _docs_hooks() -> ModuleType:

@@ -11,6 +11,7 @@ from medprobe.aspects import ASPECTS
 from medprobe.methods.meddisk.grading import LEVEL_BOUNDARIES, METRICS, format_total
 from medprobe.methods.meddisk.summary import MedDisKMetrics
 from medprobe.report.markdown import md_table, pct
+from medprobe.report.typed import read_metrics
 
 METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
 
@@ -22,7 +23,7 @@ def _graded_names(m: MedDisKMetrics) -> str:
 def headline(summary: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge
     asked about (language · points · digest), the embedder, the metrics graded and the Chinese tokenizer."""
-    m = MedDisKMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MedDisKMetrics, summary)
     d = m.mean_distribution
     knowledge = m.knowledge
     return {"CW %": pct(d["CW"]), "PC %": pct(d["PC"]), "BC %": pct(d["BC"]), "total score": format_total(m.total_score),
@@ -34,7 +35,7 @@ def headline(summary: dict[str, Any]) -> dict[str, str]:
 
 
 def table(summary: dict[str, Any]) -> Table:
-    m = MedDisKMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MedDisKMetrics, summary)
     table = Table("metric", "Completely Wrong %", "Partially Correct %", "Basically Correct %",
                   title=f"MedDisKEval · {summary['model']} · {m.responses} answers")
     for metric in METRICS:
@@ -51,7 +52,7 @@ def table(summary: dict[str, Any]) -> Table:
 
 
 def report(summary: dict[str, Any]) -> str:
-    m = MedDisKMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MedDisKMetrics, summary)
     d = m.mean_distribution
     rows = [[a.en, a.type, r.n, *(f"{r.mean_score[k]:.3f}" for k in METRICS), format_total(r.total_score)]
             for a in ASPECTS if a.key in m.per_aspect for r in [m.per_aspect[a.key]]]

@@ -10,6 +10,7 @@ from rich.table import Table
 from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.summary import HighMetrics, MultiCogMetrics, RunSpread
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.report.typed import read_metrics
 
 #: the dialogue numbers of the terminal table, in its order
 TABLE_ROWS = (("macro_end_point", "diagnosis (end-point)"), ("exam_recall", "exam recall"), ("macro_full_path", "full-path"))
@@ -32,14 +33,14 @@ def _number(high: HighMetrics, key: str) -> RunSpread | None:
 
 def headline(summary: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row (paper Table 2): normalized accuracy per level."""
-    levels = MultiCogMetrics.model_validate(summary["metrics"]).levels
+    levels = read_metrics(MultiCogMetrics, summary).levels
     row = {level.capitalize(): pct_pm(r.normalized, r.se) for level, r in levels.items()}
     key = sum(r.normalized or 0 for r in levels.values())
     return {**row, "_sort": f"{key + 10:012.6f}"}
 
 
 def table(summary: dict[str, Any]) -> Table:
-    m = MultiCogMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MultiCogMetrics, summary)
     table = Table("level / task", "dataset", "accuracy %", "normalized %", "parse failures %", "questions",
                   title=f"MultiCogEval · {summary['model']} · {summary['mode']}")
     for dataset, block in (m.lowmid.datasets if m.lowmid else {}).items():
@@ -101,7 +102,7 @@ def _high_section(h: HighMetrics) -> list[str]:
 
 
 def report(summary: dict[str, Any]) -> str:
-    m = MultiCogMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MultiCogMetrics, summary)
     parts = [
         "## Levels (normalized accuracy %, mean ± SE; Table 2 shape)",
         "",

@@ -10,20 +10,21 @@ from rich.table import Table
 from medprobe.methods.multifacet.questions import FACET_OF, TASKS
 from medprobe.methods.multifacet.summary import MultifacetMetrics
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.report.typed import read_metrics
 
 SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}
 
 
 def headline(summary: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""
-    m = MultifacetMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MultifacetMetrics, summary)
     row = {SHORT[f]: pct(r.accuracy) for f, r in m.facets.items()}
     curve = m.mastery.without_negation
     return {**row, "Average": pct(m.average), "p(M)": pct(curve[-1] if curve else None), "_sort": f"{m.average or 0:012.6f}"}
 
 
 def table(summary: dict[str, Any]) -> Table:
-    m = MultifacetMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MultifacetMetrics, summary)
     table = Table(
         "facet", "task", "accuracy %", "random %", "parse failures %", "questions",
         title=f"MultifacetEval · {summary['model']} · {m.knowledge_points} knowledge points · {summary['mode']}",
@@ -48,7 +49,7 @@ def _vote_note(summary: dict[str, Any]) -> list[str]:
 
 
 def report(summary: dict[str, Any]) -> str:
-    m = MultifacetMetrics.model_validate(summary["metrics"])
+    m = read_metrics(MultifacetMetrics, summary)
     facets = [FACET_OF[t] for t in TASKS if FACET_OF[t] in m.facets]
     header = ["Model", *(SHORT[f] for f in facets), "Average"]
     rows = [

@@ -11,6 +11,7 @@ from medprobe.methods.sdak.metrics import ERROR_TYPES
 from medprobe.methods.sdak.score import RADAR_FILE
 from medprobe.methods.sdak.summary import Readers, SdakMetrics, Spread
 from medprobe.report.markdown import md_table, pct, pct_pm
+from medprobe.report.typed import read_metrics
 
 ERROR_NAMES = {"not_follow": "NotFollow", "sycophancy": "Sycophancy", "safety": "Safety", "misinterpretation": "Misinterpretation",
                "reversed": "Reversed*"}
@@ -23,12 +24,12 @@ def _pm(spread: Spread) -> str:
 
 def headline(summary: dict[str, Any]) -> dict[str, str]:
     """One leaderboard row (paper Table 4): setting, IFR and FactAcc as mean ± sd."""
-    m = SdakMetrics.model_validate(summary["metrics"])
+    m = read_metrics(SdakMetrics, summary)
     return {"Setting": str(m.setting), "IFR": _pm(m.ifr), "FactAcc": _pm(m.fact_acc), "_sort": f"{m.fact_acc.mean or 0:012.6f}"}
 
 
 def table(summary: dict[str, Any]) -> Table:
-    m = SdakMetrics.model_validate(summary["metrics"])
+    m = read_metrics(SdakMetrics, summary)
     table = Table(
         "atomic type", "items", "FactAcc %", "IFR %",
         title=f"SDAK · {summary['model']} · {m.items} items × {m.runs} runs · {m.setting} · {summary['mode']}",
@@ -45,7 +46,7 @@ def table(summary: dict[str, Any]) -> Table:
 
 
 def report(summary: dict[str, Any]) -> str:
-    m = SdakMetrics.model_validate(summary["metrics"])
+    m = read_metrics(SdakMetrics, summary)
     errors = m.errors
     parts = [
         f"## IFR, FactAcc and AccR (%), mean ± sd over {m.runs} run(s), {m.items} items (Table 4 shape)",
