@@ -241,7 +241,10 @@ class Method(Protocol):
         """Probes and responses from another tool's result files (``medprobe score --format``)."""
         ...
 
-    # Optional: ``async def interact(self, probe_set, session: RunSession) -> None`` drives multi-turn
+    # Optional: ``results_model``, the pydantic model of what ``score`` puts in ``ScoreResult.metrics`` (its dump):
+    # ``table``, ``headline`` and ``report`` read the summary's metrics back through it, and the documentation
+    # publishes its JSON Schema (scripts/docs_hooks.py); the four built-in methods have one.
+    # ``async def interact(self, probe_set, session: RunSession) -> None`` drives multi-turn
     # episodes through ``session.ask``; without it the engine asks every probe once. ``review_items(self, probes) -> list[ReviewItem]`` gives the questions
     # clinicians review (medprobe.verification); without it the method's items cannot be verified.
     # ``item_cells(self, probes, build_info) -> Counter[(KB name, aspect, question type)]`` counts the

@@ -4,12 +4,15 @@ cannot drift from it.
 - ``<!-- cli-reference -->`` becomes the reference of every ``medprobe`` command, read from the Typer
   app through click's introspection (the same objects ``--help`` prints from);
 - ``<!-- kb-precision -->`` becomes the table ``medprobe kb precision --json`` prints, i.e. the blind
-  readings that ship with this version.
+  readings that ship with this version;
+- ``<!-- metrics-schema METHOD -->`` becomes the JSON Schema of what a METHOD run's ``summary.json`` holds
+  under ``metrics``, from the method's typed results model (its ``results_model``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,12 +21,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CLI_MARKER = "<!-- cli-reference -->"
 PRECISION_MARKER = "<!-- kb-precision -->"
+SCHEMA_MARKER = re.compile(r"<!-- metrics-schema (\w+) -->")
+
+
+def _checkout_first() -> None:
+    """Import this checkout's medprobe, not another installed copy."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
 
 
 def _app() -> Any:
     """The Typer app of this checkout."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
+    _checkout_first()
     from medprobe.cli import app
 
     return app
@@ -88,9 +97,19 @@ def precision_table() -> str:
     return "\n".join(lines)
 
 
+def metrics_schema(method: str) -> str:
+    """The JSON Schema of a method's ``summary.json`` metrics, as a fenced block."""
+    _checkout_first()
+    from medprobe.contract import get_method
+
+    schema = get_method(method).results_model.model_json_schema()  # type: ignore[attr-defined]
+    return "```json\n" + json.dumps(schema, indent=2, ensure_ascii=False) + "\n```"
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
     if CLI_MARKER in markdown:
         markdown = markdown.replace(CLI_MARKER, cli_reference())
     if PRECISION_MARKER in markdown:
         markdown = markdown.replace(PRECISION_MARKER, precision_table())
+    markdown = SCHEMA_MARKER.sub(lambda found: metrics_schema(found.group(1)), markdown)
     return markdown

@@ -113,7 +113,7 @@ def write_results(root: Path, dataset: str, task: str, model: str, lines: list[l
 
 def score(probes: list[Probe], responses: list[Response], reference: bool = False, seed: int = 0) -> tuple[list[Any], dict[str, Any]]:
     scored = score_lowmid(probes, responses, seed=seed, reference_compatible=reference)
-    return scored.items, scored.metrics
+    return scored.items, scored.metrics.model_dump(exclude_unset=True)  # as summary.json holds them
 
 
 # --- golden vectors (§6), end to end through the importer and the scorer -------------------------------

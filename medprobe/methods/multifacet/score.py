@@ -26,6 +26,7 @@ from typing import Any
 from medprobe.contract import ScoreOptions, ScoreResult
 from medprobe.methods.multifacet.questions import FACET_OF, MASTERY_ORDER, TASKS
 from medprobe.methods.multifacet.reference_letter_set import parse_letter_set, parse_letter_set_cot
+from medprobe.methods.multifacet.summary import FacetResult, Mastery, MultifacetMetrics
 from medprobe.metrics.multifacet import (
     letter_set_correct,
     mastery_curve,
@@ -228,7 +229,7 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
     missing = [FACET_OF[t] for t in TASKS if FACET_OF[t] not in facets_present]
     if missing:
         notes.append("facets without questions: " + ", ".join(missing) + "; the average and p(M) cover the others")
-    return ScoreResult(items, metrics, notes, reading=tally.as_dict())
+    return ScoreResult(items, metrics.model_dump(), notes, reading=tally.as_dict())
 
 
 def _metrics(
@@ -243,36 +244,36 @@ def _metrics(
     unparsed: dict[str, int],
     questions: dict[str, int],
     repeats: int,
-) -> dict[str, Any]:
-    facets = {}
+) -> MultifacetMetrics:
+    facets: dict[str, FacetResult] = {}
     for task in TASKS:
         facet = FACET_OF[task]
         if facet not in facet_acc:
             continue
         acc, se = mean_se(facet_acc[facet])
-        facets[facet] = {
-            "task": task,
-            "accuracy": acc,
-            "se": se,
-            "questions": questions[task],
-            "replies": replies[task],
-            "parse_failure_rate": unparsed[task] / replies[task] if replies[task] else None,
-            "random_baseline": baselines[facet],
-        }
+        facets[facet] = FacetResult(
+            task=task,
+            accuracy=acc,
+            se=se,
+            questions=questions[task],
+            replies=replies[task],
+            parse_failure_rate=unparsed[task] / replies[task] if replies[task] else None,
+            random_baseline=baselines[facet],
+        )
     avg, avg_se = mean_se(average)
     total_replies = sum(replies.values())
-    return {
-        "n_options": n_options,
-        "knowledge_points": len(by_kp),
-        "repeats": repeats,
-        "facets": facets,
-        "average": avg,
-        "average_se": avg_se,
-        "random_average": sum(baselines[f] for f in facets) / len(facets) if facets else None,
-        "mastery": {
-            "order": order,
-            "without_negation": [mean_se([c[i] for c in curves["without_negation"]])[0] for i in range(len(order))],
-            "with_negation": [mean_se([c[i] for c in curves["with_negation"]])[0] for i in range(len(order))],
-        },
-        "parse_failure_rate": sum(unparsed.values()) / total_replies if total_replies else None,
-    }
+    return MultifacetMetrics(
+        n_options=n_options,
+        knowledge_points=len(by_kp),
+        repeats=repeats,
+        facets=facets,
+        average=avg,
+        average_se=avg_se,
+        random_average=sum(baselines[f] for f in facets) / len(facets) if facets else None,
+        mastery=Mastery(
+            order=order,
+            without_negation=[mean_se([c[i] for c in curves["without_negation"]])[0] for i in range(len(order))],
+            with_negation=[mean_se([c[i] for c in curves["with_negation"]])[0] for i in range(len(order))],
+        ),
+        parse_failure_rate=sum(unparsed.values()) / total_replies if total_replies else None,
+    )

@@ -44,6 +44,7 @@ from medprobe.methods.sdak.metrics import (
 from medprobe.methods.sdak.reference_verdict import AuthorsReading, authors_reading
 from medprobe.methods.sdak.restatement import states_fact
 from medprobe.methods.sdak.strict_verdict import read_verdict
+from medprobe.methods.sdak.summary import Accr, Errors, ReaderRates, Readers, SdakMetrics, Spread, TypeResult
 from medprobe.parsing.reading import NO_REPLY, Reading, ReadingTally
 from medprobe.parsing.reply_text import strip_reasoning
 from medprobe.records import ItemScore, Probe, Response
@@ -138,13 +139,13 @@ def _word(value: bool | None) -> str:
     return VERDICT_WORDS[value]
 
 
-def _by_run_means(found: list[ReadPair], pick: str) -> dict[str, float | None]:
+def _by_run_means(found: list[ReadPair], pick: str) -> ReaderRates:
     """IFR and FactAcc, mean over runs, of the verdicts ``pick`` ("verdicts" or "other")."""
     by_run: dict[int, list[PairVerdicts]] = defaultdict(list)
     for o in found:
         by_run[o.run].append(getattr(o, pick))
     runs = [by_run[r] for r in sorted(by_run)]
-    return {"ifr": mean_sd([ifr(run) or 0.0 for run in runs])[0], "fact_acc": mean_sd([fact_acc(run) or 0.0 for run in runs])[0]}
+    return ReaderRates(ifr=mean_sd([ifr(run) or 0.0 for run in runs])[0], fact_acc=mean_sd([fact_acc(run) or 0.0 for run in runs])[0])
 
 
 def _halves(found: list[ReadPair]) -> Iterator[tuple[ReadPair, str, str, str | None, Reading, AuthorsReading]]:
@@ -154,22 +155,23 @@ def _halves(found: list[ReadPair]) -> Iterator[tuple[ReadPair, str, str, str | N
             yield o, half, claim, raw, strict, authors
 
 
-def compare_readers(found: list[ReadPair], reference: bool) -> dict[str, Any]:
+def compare_readers(found: list[ReadPair], reference: bool) -> Readers:
     """The strict reader against the authors' rules on the same replies: IFR and FactAcc under each,
     and per claim half how often each pair of verdicts occurred and which of the authors' rules decided."""
-    scored, other = ("reference", "strict") if reference else ("strict", "reference")
     pairs: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
     rules: dict[str, Counter[str]] = {half: Counter() for half in HALVES.values()}
     for _, half, _, _, strict, authors in _halves(found):
         pairs[half][f"{_word(strict.value)} / {_word(authors.value)}"] += 1
         rules[half][authors.rule] += 1
-    return {
-        scored: _by_run_means(found, "verdicts"), other: _by_run_means(found, "other"),
-        "verdict_pairs": {half: dict(c.most_common()) for half, c in pairs.items()},
-        "authors_rules": {half: dict(c.most_common()) for half, c in rules.items()},
-        "disagreements": sum(strict.value != authors.value for *_, strict, authors in _halves(found)),
-        "disagreements_file": DISAGREEMENTS_FILE,
-    }
+    scored, other = _by_run_means(found, "verdicts"), _by_run_means(found, "other")
+    return Readers(
+        strict=other if reference else scored,
+        reference=scored if reference else other,
+        verdict_pairs={half: dict(c.most_common()) for half, c in pairs.items()},
+        authors_rules={half: dict(c.most_common()) for half, c in rules.items()},
+        disagreements=sum(strict.value != authors.value for *_, strict, authors in _halves(found)),
+        disagreements_file=DISAGREEMENTS_FILE,
+    ).scored_by("reference" if reference else "strict")
 
 
 def disagreements(found: list[ReadPair]) -> list[dict[str, Any]]:
@@ -182,41 +184,46 @@ def disagreements(found: list[ReadPair]) -> list[dict[str, Any]]:
     ]
 
 
-def _spread(values: list[float]) -> dict[str, Any]:
+def _spread(values: list[float]) -> Spread:
     average, sd = mean_sd(values)
-    return {"mean": average, "sd": sd, "runs": values}
+    return Spread(mean=average, sd=sd, runs=values)
 
 
-def summarize(found: list[ReadPair]) -> dict[str, Any]:
-    """Run-level metrics, then mean ± sd over runs; error types are counted over all runs."""
+def summarize(found: list[ReadPair], no_verdict: dict[str, int], reference: bool, setting: str | None, accr: Accr) -> SdakMetrics:
+    """Run-level metrics, then mean ± sd over runs; error types are counted over all runs. With them: why
+    replies had no verdict, both readers compared (``reference``: the authors' rules scored) and the AccR sheet."""
     by_run: dict[int, list[ReadPair]] = defaultdict(list)
     for o in found:
         by_run[o.run].append(o)
     runs = [by_run[r] for r in sorted(by_run)]
     accuracy = [per_type_accuracy((o.type, o.verdicts) for o in run) for run in runs]
     grouped = [by_type((o.type, o.verdicts) for o in run) for run in runs]
-    per_type = {}
+    per_type: dict[str, TypeResult] = {}
     for kind in (k for k in TYPES if runs and k in grouped[0]):
         acc, sd = mean_sd([run_acc[kind] for run_acc in accuracy])
-        per_type[kind] = {
-            "label": TYPES[kind].label,
-            "items": len(grouped[0][kind]),
-            "fact_acc": acc,
-            "fact_acc_sd": sd,
-            "ifr": mean_sd([ifr(groups[kind]) or 0.0 for groups in grouped])[0],
-        }
+        per_type[kind] = TypeResult(
+            label=TYPES[kind].label,
+            items=len(grouped[0][kind]),
+            fact_acc=acc,
+            fact_acc_sd=sd,
+            ifr=mean_sd([ifr(groups[kind]) or 0.0 for groups in grouped])[0],
+        )
     counts = error_counts(o.verdicts for o in found)
     replies = [v for o in found for v in (o.verdicts.factual, o.verdicts.counterfactual)]
-    return {
-        "items": len(runs[0]) if runs else 0,
-        "runs": len(runs),
-        "ifr": _spread([ifr([o.verdicts for o in run]) or 0.0 for run in runs]),
-        "fact_acc": _spread([fact_acc([o.verdicts for o in run]) or 0.0 for run in runs]),
-        "random_fact_acc": RANDOM_FACT_ACC,
-        "per_type": per_type,
-        "errors": {"missed": sum(counts.values()), "counts": counts, "shares": error_shares(counts)},
-        "no_verdict_rate": sum(v is None for v in replies) / len(replies) if replies else None,
-    }
+    return SdakMetrics(
+        items=len(runs[0]) if runs else 0,
+        runs=len(runs),
+        ifr=_spread([ifr([o.verdicts for o in run]) or 0.0 for run in runs]),
+        fact_acc=_spread([fact_acc([o.verdicts for o in run]) or 0.0 for run in runs]),
+        random_fact_acc=RANDOM_FACT_ACC,
+        per_type=per_type,
+        errors=Errors(missed=sum(counts.values()), counts=counts, shares=error_shares(counts)),
+        no_verdict_rate=sum(v is None for v in replies) / len(replies) if replies else None,
+        no_verdict_reasons=no_verdict,
+        readers=compare_readers(found, reference),
+        setting=setting,
+        accr=accr,
+    )
 
 
 def accr_sample(found: list[ReadPair], seed: int, size: int = ACCR_SAMPLE) -> tuple[str, int]:
@@ -239,12 +246,9 @@ def accr_sample(found: list[ReadPair], seed: int, size: int = ACCR_SAMPLE) -> tu
 
 def score(probes: list[Probe], responses: list[Response], options: ScoreOptions) -> ScoreResult:
     found = read_pairs(probes, responses, reference=options.reference_compatible)
-    metrics = summarize(found)
-    reading, metrics["no_verdict_reasons"] = reading_tally(found)
-    metrics["readers"] = compare_readers(found, options.reference_compatible)
-    metrics["setting"] = options.setting
     sheet, sampled = accr_sample(found, options.seed)
-    metrics["accr"] = {"file": ACCR_FILE, "items": sampled}
+    reading, no_verdict = reading_tally(found)
+    metrics = summarize(found, no_verdict, options.reference_compatible, options.setting, Accr(file=ACCR_FILE, items=sampled))
     items = [
         ItemScore(
             knowledge_point=o.item, facet=o.type, score=float(o.verdicts.correct),
@@ -256,10 +260,10 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
         )
         for o in found
     ]
-    per_type = metrics["per_type"]
+    per_type = metrics.per_type.values()
     chart = radar(
-        [row["label"] for row in per_type.values()],
-        [("FactAcc", [row["fact_acc"] or 0.0 for row in per_type.values()]), ("IFR", [row["ifr"] or 0.0 for row in per_type.values()])],
+        [row.label for row in per_type],
+        [("FactAcc", [row.fact_acc or 0.0 for row in per_type]), ("IFR", [row.ifr or 0.0 for row in per_type])],
         "SDAK: FactAcc and IFR per atomic type (mean over runs)",
     )
     notes = []
@@ -268,8 +272,8 @@ def score(probes: list[Probe], responses: list[Response], options: ScoreOptions)
                      "no verdict is filled at random (a reply without one is what IFR measures)")
         if any(p.language != "zh" for p in probes):
             notes.append("the authors' rules read Chinese verdicts only: English replies get no verdict in this mode")
-    if metrics["runs"] < 2:
+    if metrics.runs < 2:
         notes.append("one run only: no standard deviation (the paper reports mean ± sd over 3 runs)")
     extra: dict[str, list[dict[str, Any]] | str] = {ACCR_FILE: sheet, RADAR_FILE: chart, DISAGREEMENTS_FILE: disagreements(found)}
-    return ScoreResult(items, metrics, notes, extra_files=extra, reading=reading)
+    return ScoreResult(items, metrics.model_dump(), notes, extra_files=extra, reading=reading)
 

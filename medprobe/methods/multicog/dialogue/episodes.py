@@ -35,6 +35,7 @@ from medprobe.methods.multicog.dialogue.fullpath import (
     over_runs,
     run_scores,
 )
+from medprobe.methods.multicog.summary import HighMetrics
 from medprobe.parsing.reading import ReadingTally
 from medprobe.records import (
     AnswerFormat,
@@ -176,7 +177,7 @@ READING_TASK = "high: dialogue turns"
 @dataclass
 class HighScore:
     items: list[ItemScore]
-    metrics: dict[str, Any]
+    metrics: HighMetrics
     transcripts: list[dict[str, Any]]
     notes: list[str]
     reading: dict[str, dict[str, int]]
@@ -218,18 +219,22 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int, mod
         )
         transcripts.append({**episode.summary(), "diagnosis": diagnosis, **graded, "gold": probe.gold})
     runs = [run_scores(outcomes) for _, outcomes in sorted(per_run.items())]
-    metrics: dict[str, Any] = over_runs(runs) if runs else {}
+    # the run numbers (macro_full_path, recall_LAB, ...) by their summary.json keys, which the model reads
+    spreads: dict[str, Any] = over_runs(runs) if runs else {}
     for key, se in bootstrap_over_cases(per_run, seed=seed).items():
-        metrics[key]["se_cases"] = se
-    metrics["episodes"] = len(probes)
-    metrics["finished"] = sum(1 for t in transcripts if t["status"] == "done")
-    metrics["stopped"] = {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}}
-    metrics["grading"] = mode
-    metrics["diagnosis_kinds"] = {kind: n for kind, n in kinds.items() if n}
-    metrics["rolled_back"] = sum(t["rolled_back"] for t in transcripts)
-    metrics["summaries"] = sum(t["summaries"] for t in transcripts)
+        spreads[key]["se_cases"] = se
+    metrics = HighMetrics.model_validate({
+        **spreads,
+        "episodes": len(probes),
+        "finished": sum(1 for t in transcripts if t["status"] == "done"),
+        "stopped": {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}},
+        "grading": mode,
+        "diagnosis_kinds": {kind: n for kind, n in kinds.items() if n},
+        "rolled_back": sum(t["rolled_back"] for t in transcripts),
+        "summaries": sum(t["summaries"] for t in transcripts),
+    })
     notes = []
-    if metrics["finished"] < len(probes):
-        notes.append(f"{len(probes) - metrics['finished']} of {len(probes)} diagnostic dialogues ended without a diagnosis (scored 0); see transcripts.jsonl")
+    if metrics.finished < len(probes):
+        notes.append(f"{len(probes) - metrics.finished} of {len(probes)} diagnostic dialogues ended without a diagnosis (scored 0); see transcripts.jsonl")
     return HighScore(items, metrics, transcripts, notes, tally.as_dict())
 

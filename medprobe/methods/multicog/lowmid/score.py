@@ -24,7 +24,6 @@ from medprobe.methods.multicog.lowmid.metrics import (
     LEVEL_OF,
     MID_TASKS,
     TASKS,
-    Estimate,
     accuracy,
     item_se,
     macro,
@@ -35,6 +34,7 @@ from medprobe.methods.multicog.lowmid.metrics import (
     task_estimate,
 )
 from medprobe.methods.multicog.lowmid.reference_yes_no import parse_answer_existence
+from medprobe.methods.multicog.summary import DatasetResult, LevelEstimate, LowMidMetrics, TaskResult
 from medprobe.metrics.multifacet import normalized
 from medprobe.parsing.answers import judged_id, question_of, read_reference, read_strict, with_judge
 from medprobe.parsing.base import EMPTY_REPLY, ParseResult, Revision
@@ -123,7 +123,7 @@ Key = tuple[str, str]  # (dataset, task)
 
 class LowMidScores(NamedTuple):
     items: list[ItemScore]
-    metrics: dict[str, Any]
+    metrics: LowMidMetrics
     #: how replies were read, per "dataset/task" (``medprobe.parsing.reading``)
     reading: dict[str, dict[str, int]]
 
@@ -176,8 +176,8 @@ def _metrics(
     unparsed: dict[Key, int],
     replies: dict[Key, int],
     n_options: dict[str, int],
-) -> dict[str, Any]:
-    datasets: dict[str, Any] = {}
+) -> LowMidMetrics:
+    rows: dict[str, dict[str, TaskResult]] = defaultdict(dict)
     normalized_runs: dict[str, dict[str, list[float]]] = defaultdict(dict)
     for (dataset, task), by_repeat in per_repeat.items():
         baseline = random_baseline(task, n_options.get(dataset))
@@ -185,8 +185,7 @@ def _metrics(
         estimate = task_estimate(runs, baseline)
         normalized_runs[dataset][task] = [normalized(a, baseline) for a in runs]
         se_items = item_se(per_item[(dataset, task)])
-        block = datasets.setdefault(dataset, {"n_options": n_options.get(dataset), "tasks": {}})
-        block["tasks"][task] = {
+        rows[dataset][task] = TaskResult.model_validate({
             **estimate,
             "se_items": se_items,
             "normalized_se_items": None if se_items is None else se_items / (1 - baseline),
@@ -194,25 +193,38 @@ def _metrics(
             "parse_failure_rate": unparsed[(dataset, task)] / replies[(dataset, task)],
             "questions": replies[(dataset, task)] // len(runs),
             "repeats": len(runs),
-        }
-    for dataset, block in datasets.items():
-        block["tasks"] = {t: block["tasks"][t] for t in TASKS if t in block["tasks"]}
-        if "MCQ" in block["tasks"]:
-            mcq = block["tasks"]["MCQ"]
-            block["low"] = {"normalized": mcq["normalized"], "se": mcq["normalized_se_items"], "se_repeats": mcq["normalized_se"]}
-        absent = [t for t in MID_TASKS if t not in block["tasks"]]
-        if absent and len(absent) < len(MID_TASKS):
-            block["mid_missing"] = absent  # a mean of the others would not be the paper's mid level
-        elif not absent:
-            mid = mid_level(normalized_runs[dataset])
-            baselines = {t: row["random_baseline"] for t, row in block["tasks"].items()}
-            items = {t: per_item[(dataset, t)] for t in MID_TASKS if (dataset, t) in per_item}
-            block["mid"] = {"normalized": mid["normalized"], "se": mid_item_se(items, baselines), "se_repeats": mid["se"]}
-    levels: dict[str, Estimate] = {}
+        })
+    datasets = {dataset: _dataset(dataset, tasks, n_options, normalized_runs[dataset], per_item) for dataset, tasks in rows.items()}
+    levels: dict[str, LevelEstimate] = {}
     for level in ("low", "mid"):
-        found = [block[level] for block in datasets.values() if level in block]
-        if level == "mid" and any("mid_missing" in block for block in datasets.values()):
+        found = [estimate for block in datasets.values() if (estimate := getattr(block, level)) is not None]
+        if level == "mid" and any(block.mid_missing is not None for block in datasets.values()):
             continue  # a dataset without its mid level must not vanish from the macro average
         if found:
-            levels[level] = macro(found)
-    return {"datasets": datasets, "levels": levels}
+            levels[level] = LevelEstimate.model_validate(macro([e.model_dump(exclude_unset=True) for e in found]))
+    return LowMidMetrics(datasets=datasets, levels=levels)
+
+
+def _dataset(
+    dataset: str,
+    found: dict[str, TaskResult],
+    n_options: dict[str, int],
+    normalized_runs: dict[str, list[float]],
+    per_item: dict[Key, dict[str, list[float]]],
+) -> DatasetResult:
+    """One dataset's tasks in task order, its low level (normalized MCQ) and its mid level (the mean of
+    SV, AE and MR, only when it has all three: a mean of the others would not be the paper's mid level)."""
+    tasks = {t: found[t] for t in TASKS if t in found}
+    levels: dict[str, Any] = {}
+    if "MCQ" in tasks:
+        mcq = tasks["MCQ"]
+        levels["low"] = LevelEstimate(normalized=mcq.normalized, se=mcq.normalized_se_items, se_repeats=mcq.normalized_se)
+    absent = [t for t in MID_TASKS if t not in tasks]
+    if absent and len(absent) < len(MID_TASKS):
+        levels["mid_missing"] = absent
+    elif not absent:
+        mid = mid_level(normalized_runs)
+        baselines = {t: row.random_baseline for t, row in tasks.items()}
+        items = {t: per_item[(dataset, t)] for t in MID_TASKS if (dataset, t) in per_item}
+        levels["mid"] = LevelEstimate(normalized=mid["normalized"], se=mid_item_se(items, baselines), se_repeats=mid["se"])
+    return DatasetResult(n_options=n_options.get(dataset), tasks=tasks, **levels)
