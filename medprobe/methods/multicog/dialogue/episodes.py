@@ -227,7 +227,7 @@ def score_high(probes: list[Probe], responses: list[Response], *, seed: int, mod
         **spreads,
         "episodes": len(probes),
         "finished": sum(1 for t in transcripts if t["status"] == "done"),
-        "stopped": {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in {t["reason"] for t in transcripts if t["status"] != "done"}},
+        "stopped": {reason: sum(1 for t in transcripts if t["reason"] == reason) for reason in sorted({t["reason"] for t in transcripts if t["status"] != "done"})},
         "grading": mode,
         "diagnosis_kinds": {kind: n for kind, n in kinds.items() if n},
         "rolled_back": sum(t["rolled_back"] for t in transcripts),
