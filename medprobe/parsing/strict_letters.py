@@ -51,6 +51,8 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
 _LEFT = r"(?<![A-Za-z0-9'])"
+#: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
+_SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
 _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rather)\s*[,:]?\s*"
 #: what may follow a leading answer: the end, punctuation, a line break
@@ -65,20 +67,27 @@ _WALK_THROUGH = re.compile(
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
-        _LEFT + r"(?i:answer|option|choice|response|selection|final)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
+        # "Therefore the most likely diagnosis is E.": what the question asks, named by a letter ending the sentence
+        # ("the most likely cause is E. coli" names a germ, not option E)
+        r"\b(?i:(?:most\s+likely|correct|best|right|most\s+appropriate)\s+(?:diagnosis|cause|answer|treatment|next\s+step|finding))"
+        r"\s+(?i:is|would\s+be)\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
+        # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
+        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b[^\n.!?]*?\(\s*(?i:option|choice)\s+([A-E])\s*\)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
-        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
+        # (not "so A, D, and E are incorrect": a list of options judged together)
+        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
@@ -134,7 +143,16 @@ _RULED_OUT = re.compile(
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
-_OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S")
+_OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
+#: "(A) Central retinal vein occlusion – … Incorrect.", "Option A, propranolol: …": a line that heads the
+#: analysis of one option (two such lines for different options walk through the options)
+_LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-–—]|[(\[]([A-E])[)\]])[ \t]*\S", re.MULTILINE)
+#: "Let's go through the options:", "Evaluating each choice:": the lines after it analyse options, they do not answer
+_WALK_ANNOUNCED = re.compile(
+    r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
+    r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b)[^\n]*:[ \t]*$",
+    re.MULTILINE,
+)
 #: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
 #: options one by one
 _OPTION_HEAD = re.compile(
@@ -379,7 +397,8 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
     heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
-    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
+    line_heads = {m.group(1) or m.group(2) for m in _LINE_HEAD.finditer(text)}
+    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
@@ -414,7 +433,9 @@ def letter_statements(
         if walk and _OPTION_LINE.match(lines[i]):
             continue  # a line of the repeated option list, not an answer
         if labelled and _OPTION_HEAD.match(lines[i]):
-            continue  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
+            continue
+        if i and _WALK_ANNOUNCED.search("\n".join(lines[:i])):
+            continue  # "Let's go through the options:\n\nA. <text> — …": the analysis of one option  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled
