@@ -51,6 +51,15 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
 _LEFT = r"(?<![A-Za-z0-9'])"
+#: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
+#: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
+_ASKED_IS = (
+    r"\b(?i:most\s+(?:likely|appropriate|characteristic|specific|sensitive|effective|important)|best|correct)\s+"
+    r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,4}?"
+    r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
+)
+#: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
+_ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
 _SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
@@ -74,10 +83,10 @@ _LABELLED_LETTER = tuple(
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
-        # "Therefore the most likely diagnosis is E.": what the question asks, named by a letter ending the sentence
-        # ("the most likely cause is E. coli" names a germ, not option E)
-        r"\b(?i:(?:most\s+likely|correct|best|right|most\s+appropriate)\s+(?:diagnosis|cause|answer|treatment|next\s+step|finding))"
-        r"\s+(?i:is|would\s+be)\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
+        # "Therefore the most likely diagnosis is E.", "the most appropriate next step would be D) <text>": what the
+        # question asks, named by a letter ending the sentence or heading its text ("the most likely cause is
+        # E. coli" names a germ, not option E)
+        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—]))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b[^\n.!?]*?\(\s*(?i:option|choice)\s+([A-E])\s*\)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
@@ -170,7 +179,7 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
@@ -314,7 +323,16 @@ def _labelled(
 
 
 def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
-    """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text."""
+    """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text; "the most
+    characteristic marker is CA 19-9 (option B)": an option's text with its letter in brackets, as what the
+    question asks (a letter bracketed after another option's text names neither)."""
+    for match in _ASKED_TEXT_LETTER.finditer(text):
+        letter, named = match.group(2), option_by_text(match.group(1), option_texts)
+        sentence = sentence_at(text, match.start(), match.end())
+        if named == letter:
+            yield Statement(letter, LABELLED, sentence)
+        elif named is not None:
+            yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
         if _RULED_OUT.search(_sentence_before(text, match.start())):
