@@ -110,6 +110,8 @@ _LABELLED_LETTER = tuple(
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
+        # "A和B都可以", "A、B均正确": several options accepted together (read as several, never as the first)
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的))",
     )
 )
 #: statements that judge one option while the reply reasons ("option C is correct", "C是正确的"): answers only
@@ -185,6 +187,10 @@ _TEXT_SPANS = (
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
+    # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text
+    re.compile(r"(?<![不未])(?:位于|即为|即)\s*([^\n。;；，,]+)"),
+    # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
+    re.compile(r"(?:^|(?<=[。；;!！\n]))\s*([^\n。;；，,!！]{1,30}?)\s*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
