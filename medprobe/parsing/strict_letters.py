@@ -59,7 +59,7 @@ _ASKED_IS = (
     r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
-_ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+_ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
 _SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
