@@ -278,3 +278,12 @@ ORGANOPHOSPHATE = {"A": "阿托品", "B": "碘解磷定", "C": "新斯的明", "
 def test_chinese_texts_that_name_the_answer(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This is iron deficiency anemia (microcytic, low ferritin). Oral iron is the first treatment.", "B"),
+    ("This is not iron deficiency anemia (ferritin is normal). Thalassemia trait fits better.", None),
+    ("This is iron deficiency anemia or a hemolytic transfusion reaction. More tests are needed.", None),
+])
+def test_a_reply_opening_with_the_option_text_as_its_diagnosis(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(EN)).value == expected

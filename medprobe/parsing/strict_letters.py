@@ -169,10 +169,12 @@ _WALK_ANNOUNCED = re.compile(
 _OPTION_HEAD = re.compile(
     r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]|([A-E])\s*项\s*(?:[:)]|(?:是|为)?\s*(?:不?正确|错误|不?对|错)))"
 )
-#: a final statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
+#: a final (or opening) statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
 #: "此患者为<text>。"): read only when the object is exactly that text, nothing more
 _EXACT_TEXT_SPANS = (
     re.compile(r"\b(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?]+)[.!]?\s*$"),
+    # the reply opening with it: "This is <text> (formerly called …). The combination of …"
+    re.compile(r"^\s*(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?()]+?)\s*(?:\([^()\n]*\))?\s*[.!](?:\s|$)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
