@@ -273,6 +273,7 @@ ORGANOPHOSPHATE = {"A": "阿托品", "B": "碘解磷定", "C": "新斯的明", "
     ("答案：A\n\n主动脉瓣听诊区即胸骨右缘第2肋间。", AUSCULTATION, None),
     ("答案：B\n\n主动脉瓣听诊区即胸骨右缘第2肋间。", AUSCULTATION, "B"),
     ("阿托品不是首选药物。", ORGANOPHOSPHATE, None),
+    ("不宜立即手术治疗，应先纠正电解质紊乱。", ZH, None), ("随即手术治疗。", ZH, None),  # 立即, 随即: adverbs, not "is"
     ("阿托品是首选，碘解磷定也是首选，因此A和B都可以。", ORGANOPHOSPHATE, None),
 ])
 def test_chinese_texts_that_name_the_answer(reply: str, texts: dict, expected: object) -> None:

@@ -189,8 +189,9 @@ _TEXT_SPANS = (
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
-    # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text
-    re.compile(r"(?<![不未])(?:位于|即为|即)\s*([^\n。;；，,]+)"),
+    # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
+    # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
+    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])\s*([^\n。;；，,]+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
     re.compile(r"(?:^|(?<=[。；;!！\n]))\s*([^\n。;；，,!！]{1,30}?)\s*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
