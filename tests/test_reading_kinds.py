@@ -234,6 +234,8 @@ WALK = ("A. Left anterior descending artery — anterior leads. Incorrect.\nB. L
     ("So A, B, and E are incorrect.", None),
     (WALK + "Conclusion: A or C", None),
     ("The most important vessel to exclude is A.", None),
+    (WALK + "So the left main coronary artery (option D) is unlikely.", None),
+    (WALK + "Thus not the left main coronary artery (option D), since aVR is normal.", None),
 ])
 def test_a_conclusion_after_a_chain_of_thought(reply: str, expected: object) -> None:
     """Chain-of-thought replies end with a conclusion that names the letter or the option's text with its

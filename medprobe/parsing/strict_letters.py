@@ -60,6 +60,8 @@ _ASKED_IS = (
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
 _ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+#: words that rule an option out in the sentence that names it
+_NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
 _SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
@@ -88,7 +90,9 @@ _LABELLED_LETTER = tuple(
         # E. coli" names a germ, not option E)
         _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—]))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
-        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b[^\n.!?]*?\(\s*(?i:option|choice)\s+([A-E])\s*\)",
+        # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
+        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r")[^\n.!?])*?"
+        r"\(\s*(?i:option|choice)\s+([A-E])\s*\)(?![^\n.!?]*" + _NOT_IT + r")",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
