@@ -208,3 +208,85 @@ IRON = {"A": "血清铁", "B": "血清铁蛋白", "C": "总铁结合力", "D": "
 def test_a_letter_against_a_later_text_and_sentences_listing_options(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+VESSELS = {"A": "Left anterior descending artery", "B": "Left circumflex artery", "C": "Right coronary artery",
+           "D": "Left main coronary artery", "E": "First diagonal branch"}
+WALK = ("A. Left anterior descending artery — anterior leads. Incorrect.\nB. Left circumflex artery — lateral leads. Incorrect.\n"
+        "E. First diagonal branch — high lateral leads. Incorrect.\n\n")
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # a conclusion after an option-by-option analysis
+    (WALK + "Conclusion: C", "C"),
+    (WALK + "Conclusion: The right coronary artery (option C) is the most likely culprit.", "C"),
+    (WALK + "Therefore the most likely diagnosis is C.", "C"),
+    ("Option A, left anterior descending: anterior wall.\nOption B, left circumflex: lateral wall.\n\nSo the correct choice is option C.", "C"),
+    ("(A) Left anterior descending artery – anterior leads. Incorrect.\n(C) Right coronary artery – inferior leads. Correct.\n\nAnswer: (C)", "C"),
+    ("Leads I and aVL are normal (so A, B, and E are incorrect). Option D would be diffuse.\n\n**The answer is C.**", "C"),
+    ("Given the inferior leads, the most likely culprit vessel would be C) Right coronary artery.", "C"),
+    ("The most likely culprit vessel is the right coronary artery (option C). It supplies the inferior wall.", "C"),
+    # look-alikes that must stay unread
+    ("Let's go through the options:\n\nA. Left anterior descending artery — supplies the anterior wall, not", None),
+    ("(A) Left anterior descending artery – anterior leads.\n(B) Left circumflex artery – lateral leads.", None),
+    ("The most likely cause is E. coli bacteremia.", None),
+    ("The most likely culprit vessel is the left circumflex artery (option C).", None),
+    ("So A, B, and E are incorrect.", None),
+    (WALK + "Conclusion: A or C", None),
+    ("The most important vessel to exclude is A.", None),
+    (WALK + "So the left main coronary artery (option D) is unlikely.", None),
+    (WALK + "Thus not the left main coronary artery (option D), since aVR is normal.", None),
+])
+def test_a_conclusion_after_a_chain_of_thought(reply: str, expected: object) -> None:
+    """Chain-of-thought replies end with a conclusion that names the letter or the option's text with its
+    letter; the analysis before it names every option and must not be read as the answer."""
+    assert read_strict(reply, _mcq(VESSELS)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("**True** ✅\n\nFactors II, VII, IX and X depend on vitamin K.", True), ("False ✔", False),
+    ("True ❌", None),  # does the cross mark the statement or the answer?
+    ('```json\n{"statement_is": "false", "reason": "fetotoxic"}\n```', False),
+    ('{"answer": "True", "explanation": "It spreads through blood, not stool, so the statement is false."}', None),
+    ('{"answer": "True", "explanation": "Warfarin blocks vitamin K epoxide reductase, so the statement is true."}', True),
+])
+def test_verdict_marks_and_json_fields(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value is expected
+
+
+def test_a_verdict_headed_by_our_statement_quoted_answers_our_question() -> None:
+    question = 'Statement: "ACE inhibitors are safe in pregnancy." Is this statement true or false? Reply true or false.\nAnswer:'
+    ours = 'Statement: "ACE inhibitors are safe in pregnancy."\n\nThis is incorrect. They are fetotoxic.'
+    assert read_strict(ours, TF_EN, question).value is False
+    assert read_strict(ours.replace("This is incorrect", "This statement is inaccurate"), TF_EN, question).value is False
+    other = 'Statement: "Metformin is safe in pregnancy."\n\nThis is correct.'
+    assert read_strict(other, TF_EN, question).value is None  # a statement of its own
+
+
+AUSCULTATION = {"A": "胸骨左缘第2肋间", "B": "胸骨右缘第2肋间", "C": "心尖部", "D": "胸骨左缘第3肋间", "E": "剑突下"}
+ORGANOPHOSPHATE = {"A": "阿托品", "B": "碘解磷定", "C": "新斯的明", "D": "毒扁豆碱", "E": "肾上腺素"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # the thing asked about located or defined by an option's text, or an option's text as the superlative's subject
+    ("主动脉瓣听诊区位于胸骨右缘第2肋间。", AUSCULTATION, "B"),
+    ("阿托品是解除M样症状的首选药物。", ORGANOPHOSPHATE, "A"),
+    # a letter contradicted by such a text, a negated subject, two options accepted: no answer
+    ("答案：A\n\n主动脉瓣听诊区即胸骨右缘第2肋间。", AUSCULTATION, None),
+    ("答案：B\n\n主动脉瓣听诊区即胸骨右缘第2肋间。", AUSCULTATION, "B"),
+    ("阿托品不是首选药物。", ORGANOPHOSPHATE, None),
+    ("不宜立即手术治疗，应先纠正电解质紊乱。", ZH, None), ("随即手术治疗。", ZH, None),  # 立即, 随即: adverbs, not "is"
+    ("阿托品是首选，碘解磷定也是首选，因此A和B都可以。", ORGANOPHOSPHATE, None),
+])
+def test_chinese_texts_that_name_the_answer(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This is iron deficiency anemia (microcytic, low ferritin). Oral iron is the first treatment.", "B"),
+    ("This is not iron deficiency anemia (ferritin is normal). Thalassemia trait fits better.", None),
+    ("This is iron deficiency anemia or a hemolytic transfusion reaction. More tests are needed.", None),
+])
+def test_a_reply_opening_with_the_option_text_as_its_diagnosis(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(EN)).value == expected

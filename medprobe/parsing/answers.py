@@ -9,7 +9,7 @@ result is a :class:`~medprobe.parsing.reading.Reading` that says which rule fami
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
@@ -26,7 +26,7 @@ from medprobe.parsing.reading import (
 )
 from medprobe.parsing.reply_text import normalise, restated_question, restatements, strip_reasoning
 from medprobe.parsing.strict_exact import exact_answer
-from medprobe.parsing.structured import answer_fields
+from medprobe.parsing.structured import answer_fields, reasoning_fields
 from medprobe.records import AnswerFormat, Response
 
 #: responses of the extraction judge (``medprobe.engine.extraction``) carry the probe id plus this
@@ -79,7 +79,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     fields = answer_fields(text)
-    return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt)
+    return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt, reasoning_fields(text))
 
 
 def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
@@ -98,10 +98,11 @@ def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
     return readings[0]
 
 
-def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
+def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] = ()) -> Reading:
     """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
     revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
-    they are read together."""
+    they are read together. A reasoning field is no answer, but one that the rules read as another answer
+    ("… so the statement is false." beside "answer": "True") contradicts the answer field."""
     if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
@@ -111,6 +112,10 @@ def _read_fields(fields: list[str], fmt: AnswerFormat) -> Reading:
     values = {json_key(r.value) for r in readings}
     if len(values) > 1:
         return Reading(None, UNPARSED, f"{DIFFERENT} in the JSON answer fields")
+    for field in reasoning:
+        said = _read_rules(normalise(field), fmt)
+        if said.read and json_key(said.value) not in values:
+            return Reading(None, UNPARSED, f"{DIFFERENT}: the JSON answer field and its reasoning field")
     return Reading(readings[0].value, JSON)
 
 

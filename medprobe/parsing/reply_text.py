@@ -170,7 +170,29 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     writing solved examples of their own — its answer is not an answer to ours (``False``)."""
     if not _QUESTION_HEAD.match(text):
         return text, True
-    label = _ANSWER_LABEL.search(text)
+    label = _ANSWER_LABEL.search(text) or _PARAGRAPH.search(text)
     asked = text[: label.start()] if label else text
     ours = _ANSWER_LABEL.split(normalise(question))[0]
-    return (text[label.start() :].strip() if label else ""), fuzz.ratio(asked.strip(), ours.strip()) >= 90
+    return (text[label.start() :].strip() if label else ""), _restates(asked, ours)
+
+
+#: without an "Answer:" label, a restated question ends with its paragraph
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_QUOTES = re.compile(r"[\"“”'‘’「」『』]")
+
+
+def _plain(text: str) -> str:
+    """Text for comparing a restated statement with our question: no quotes, single spaces, lower case."""
+    return _TRAILING_STOP.sub("", " ".join(_QUOTES.sub("", text).split()).lower())
+
+
+_TRAILING_STOP = re.compile(r"[\s.。!！?？:：;；,，]+$")
+
+
+def _restates(asked: str, ours: str) -> bool:
+    """Our question written out again: nearly the same words, or a statement quoted whole from our question
+    ('Statement: "X."' when we asked whether X is true) — a model heading its verdict with the claim it judges."""
+    if fuzz.ratio(asked.strip(), ours.strip()) >= 90:
+        return True
+    quoted = _plain(_QUESTION_HEAD.sub("", asked.strip()))
+    return len(quoted) >= 12 and quoted in _plain(ours)

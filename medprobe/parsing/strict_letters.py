@@ -51,6 +51,19 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
 _LEFT = r"(?<![A-Za-z0-9'])"
+#: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
+#: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
+_ASKED_IS = (
+    r"\b(?i:most\s+(?:likely|appropriate|characteristic|specific|sensitive|effective|important)|best|correct)\s+"
+    r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,4}?"
+    r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
+)
+#: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
+_ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+#: words that rule an option out in the sentence that names it
+_NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
+#: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
+_SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
 _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rather)\s*[,:]?\s*"
 #: what may follow a leading answer: the end, punctuation, a line break
@@ -65,20 +78,29 @@ _WALK_THROUGH = re.compile(
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
-        _LEFT + r"(?i:answer|option|choice|response|selection|final)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
+        # "Therefore the most likely diagnosis is E.", "the most appropriate next step would be D) <text>": what the
+        # question asks, named by a letter ending the sentence or heading its text ("the most likely cause is
+        # E. coli" names a germ, not option E)
+        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—]))",
+        # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
+        # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
+        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r")[^\n.!?])*?"
+        r"\(\s*(?i:option|choice)\s+([A-E])\s*\)(?![^\n.!?]*" + _NOT_IT + r")",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
-        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!。，；]))",
+        # (not "so A, D, and E are incorrect": a list of options judged together)
+        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
@@ -92,6 +114,8 @@ _LABELLED_LETTER = tuple(
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
+        # "A和B都可以", "A、B均正确": several options accepted together (read as several, never as the first)
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的))",
     )
 )
 #: statements that judge one option while the reply reasons ("option C is correct", "C是正确的"): answers only
@@ -134,16 +158,27 @@ _RULED_OUT = re.compile(
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
-_OPTION_LINE = re.compile(r"\s*" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]\s*\S")
+_OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
+#: "(A) Central retinal vein occlusion – … Incorrect.", "Option A, propranolol: …": a line that heads the
+#: analysis of one option (two such lines for different options walk through the options)
+_LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-–—]|[(\[]([A-E])[)\]])[ \t]*\S", re.MULTILINE)
+#: "Let's go through the options:", "Evaluating each choice:": the lines after it analyse options, they do not answer
+_WALK_ANNOUNCED = re.compile(
+    r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
+    r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b)[^\n]*:[ \t]*$",
+    re.MULTILINE,
+)
 #: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
 #: options one by one
 _OPTION_HEAD = re.compile(
     r"(?:^|(?<=[\s.;。；，,]))(?:(?:(?i:option|choice)\s*|选项\s*)([A-E])\s*[:)]|([A-E])\s*项\s*(?:[:)]|(?:是|为)?\s*(?:不?正确|错误|不?对|错)))"
 )
-#: a final statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
+#: a final (or opening) statement whose whole object is one option's text ("This is <text>.", "<text> is the diagnosis.",
 #: "此患者为<text>。"): read only when the object is exactly that text, nothing more
 _EXACT_TEXT_SPANS = (
     re.compile(r"\b(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?]+)[.!]?\s*$"),
+    # the reply opening with it: "This is <text> (formerly called …). The combination of …"
+    re.compile(r"^\s*(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?()]+?)\s*(?:\([^()\n]*\))?\s*[.!](?:\s|$)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
@@ -152,12 +187,17 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
     re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)\s*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
+    # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
+    # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
+    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])\s*([^\n。;；，,]+)"),
+    # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
+    re.compile(r"(?:^|(?<=[。；;!！\n]))\s*([^\n。;；，,!！]{1,30}?)\s*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
@@ -296,7 +336,16 @@ def _labelled(
 
 
 def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
-    """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text."""
+    """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text; "the most
+    characteristic marker is CA 19-9 (option B)": an option's text with its letter in brackets, as what the
+    question asks (a letter bracketed after another option's text names neither)."""
+    for match in _ASKED_TEXT_LETTER.finditer(text):
+        letter, named = match.group(2), option_by_text(match.group(1), option_texts)
+        sentence = sentence_at(text, match.start(), match.end())
+        if named == letter:
+            yield Statement(letter, LABELLED, sentence)
+        elif named is not None:
+            yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
         if _RULED_OUT.search(_sentence_before(text, match.start())):
@@ -379,7 +428,8 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
     heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
-    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
+    line_heads = {m.group(1) or m.group(2) for m in _LINE_HEAD.finditer(text)}
+    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
@@ -414,7 +464,9 @@ def letter_statements(
         if walk and _OPTION_LINE.match(lines[i]):
             continue  # a line of the repeated option list, not an answer
         if labelled and _OPTION_HEAD.match(lines[i]):
-            continue  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
+            continue
+        if i and _WALK_ANNOUNCED.search("\n".join(lines[:i])):
+            continue  # "Let's go through the options:\n\nA. <text> — …": the analysis of one option  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled

@@ -83,6 +83,9 @@ _SUBJECT = (
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
+#: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross is left unread (does it
+#: mark the statement or the answer?)
+_CHECK = "✅✔✓☑"
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
@@ -104,7 +107,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
     start = re.match(_ADVERB + _COPULA + word.pattern, text)
     for segment in _SEGMENT.finditer(text):
         later = word.match(text, segment.end())
-        if later and re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)/])", text[later.end() :]):
+        if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{_CHECK}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:
         rest = text[start.end() :]
@@ -113,7 +116,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LEADING, first_line))
         elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
             found.append(Statement(_value(start), BARE, text))
-        elif re.match(r"\s*(?:$|[.:,;!，。：；！\n\-–—)])|\s+(?i:statement|claim)\b", rest):
+        elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest):
             found.append(Statement(_value(start), LEADING, first_line))
     for lead in (_LABEL, subjects):
         for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):

@@ -5,7 +5,8 @@ Models asked for structured output (and some that are not) put the answer in a f
 and their reasoning in another. The reasoning field weighs every option, so the rules must not read the
 object as text; only the answer fields count. Each answer field's value is then read by the same strict
 rules as a reply (so ``"C. Cholesterol embolization"`` must agree with C's text, ``"None of the above"``
-stays unread), and all answer fields of the reply must agree.
+stays unread), and all answer fields of the reply must agree. A reasoning field that itself concludes
+another answer ({"answer": "True", "explanation": "… so the statement is false."}) commits to neither.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ ANSWER_FIELDS = frozenset(
     {
         "answer", "answer_choice", "final_answer", "choice", "option", "selected_option", "selected_answer",
         "correct_answer", "correct_option", "answer_option", "verdict", "judgement", "judgment", "prediction",
+        "statement_is", "the_statement_is", "is_true", "truth_value", "true_or_false",
         "答案", "正确答案", "选项", "最终答案", "结论", "判断",
     }
 )
@@ -51,6 +53,15 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
+def _is_answer_field(key: str) -> bool:
+    return re.sub(r"[\s-]+", "_", key.strip().lower()) in ANSWER_FIELDS
+
+
+def reasoning_fields(text: str) -> list[str]:
+    """The text values of the other fields of the JSON objects in a reply (reasoning, explanation)."""
+    return [value for obj in _objects(text) for key, value in obj.items() if not _is_answer_field(key) and isinstance(value, str)]
+
+
 def answer_fields(text: str) -> list[str] | None:
     """The answer fields' values of the JSON objects in a reply; None when it writes no JSON object
     with an answer field (the rules then read it as text), [] when a field's value is not text."""
@@ -58,7 +69,7 @@ def answer_fields(text: str) -> list[str] | None:
     found = False
     for obj in _objects(text):
         for key, value in obj.items():
-            if re.sub(r"[\s-]+", "_", key.strip().lower()) in ANSWER_FIELDS:
+            if _is_answer_field(key):
                 found = True
                 as_text = _as_text(value)
                 if as_text is None:
