@@ -290,3 +290,35 @@ def test_chinese_texts_that_name_the_answer(reply: str, texts: dict, expected: o
 ])
 def test_a_reply_opening_with_the_option_text_as_its_diagnosis(reply: str, expected: object) -> None:
     assert read_strict(reply, _mcq(EN)).value == expected
+
+
+GENOTYPES = {"A": "47,XXY", "B": "46,XY", "C": "45,X", "D": "47,XXX", "E": "46,XX"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # the first sentence is an option's whole text, then the explanation
+    ("Right coronary artery. Inferior leads point to the RCA.", VESSELS, "C"),
+    ("45,X — this is Turner syndrome (monosomy X).", GENOTYPES, "C"),
+    ("低血糖昏迷。1型糖尿病患者依赖胰岛素治疗。", {"A": "乳酸性酸中毒", "B": "低血糖昏迷"}, "B"),
+    ("0.5 mg. Higher doses cause QT prolongation.", {"A": "5 mg", "B": "0.5 mg"}, "B"),  # "0.5" ends no sentence
+    # look-alikes: the sentence rules the option out, options discussed one by one, or more than the text
+    ("Left circumflex artery — incorrect, it supplies the lateral wall.", VESSELS, None),
+    ("Left circumflex artery. Lateral wall.\nRight coronary artery. Inferior wall.", VESSELS, None),
+    ("Right coronary artery disease is common. Inferior leads are involved.", VESSELS, None),
+])
+def test_a_reply_opening_with_an_option_text_as_its_first_sentence(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if "。" in reply else "en")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # a chain of thought ending by naming the option after a dash, or its text as the most likely one
+    (WALK + "So the culprit is the vessel of the inferior wall — option C.", "C"),
+    (WALK + "**Conclusion:** The right coronary artery is the most likely culprit vessel.", "C"),
+    # look-alikes: the dashed option ruled out, the text followed by more words, not ending the reply
+    (WALK + "The anterior wall is not involved — option A.", None),
+    (WALK + "The right coronary artery is the most likely culprit vessel in general, but here the circumflex is.", None),
+    (WALK + "Right coronary artery occlusion is the most likely culprit vessel.", None),
+])
+def test_a_conclusion_naming_its_option_by_a_dash_or_as_the_most_likely(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(VESSELS)).value == expected

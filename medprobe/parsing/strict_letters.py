@@ -93,6 +93,9 @@ _LABELLED_LETTER = tuple(
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
         r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r")[^\n.!?])*?"
         r"\(\s*(?i:option|choice)\s+([A-E])\s*\)(?![^\n.!?]*" + _NOT_IT + r")",
+        # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
+        # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
+        r"(?m:^)(?:(?!" + _NOT_IT + r")[^\n.!?])*?\s[-–—]\s*(?i:option|choice)\s+([A-E])\s*[.!]?[ \t]*$",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
@@ -180,8 +183,13 @@ _EXACT_TEXT_SPANS = (
     # the reply opening with it: "This is <text> (formerly called …). The combination of …"
     re.compile(r"^\s*(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?()]+?)\s*(?:\([^()\n]*\))?\s*[.!](?:\s|$)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
+    # a conclusion ending the reply: "The right coronary artery is the most likely culprit vessel."
+    re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
+#: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
+#: the "." of "E. coli" or "1.5"), a dash set off by spaces ("45,X — this is Turner syndrome")
+_TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
@@ -372,10 +380,9 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     if len(lines) > 1:
         yield Statement(None, OPTION_TEXT, text, f"{SEVERAL} listed without a pick: " + ", ".join(sorted(str(x) for x in lines)))
         return
-    first_line = text.split("\n", 1)[0]
-    letter = option_by_text(first_line, option_texts) if clean_text(first_line) in texts else None
-    if letter:
-        yield Statement(letter, OPTION_TEXT, first_line)
+    opening = _opening_text(text, option_texts)
+    if opening:
+        yield opening
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts)
@@ -392,6 +399,18 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
             letter = option_by_text(match.group(1), option_texts)
             if letter and clean_text(match.group(1)) == clean_text(option_texts[letter]):
                 yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
+
+
+def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+    """A reply whose first sentence is one option's whole text ("Right coronary artery. Inferior leads …",
+    "45,X — this is Turner syndrome") names its answer — unless that sentence rules it out ("<text> — incorrect")
+    or another sentence is another option's text too (options discussed one by one without letters)."""
+    sentences = _TEXT_SENTENCE_BREAK.split(text)
+    letter = option_by_text(sentences[0], option_texts) if clean_text(sentences[0]) in {clean_text(t) for t in option_texts.values()} else None
+    if letter is None or re.search(_NOT_IT, sentence_at(text, 0, len(sentences[0]))):
+        return None
+    others = {option_by_text(s, option_texts) for s in sentences[1:] if any(clean_text(s) == clean_text(t) for t in option_texts.values())}
+    return Statement(letter, OPTION_TEXT, sentences[0]) if others <= {letter, None} else None
 
 
 def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
