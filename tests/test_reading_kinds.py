@@ -322,3 +322,13 @@ def test_a_reply_opening_with_an_option_text_as_its_first_sentence(reply: str, t
 ])
 def test_a_conclusion_naming_its_option_by_a_dash_or_as_the_most_likely(reply: str, expected: object) -> None:
     assert read_strict(reply, _mcq(VESSELS)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This statement is both true and false. In one sense it is false; in another it can also be true.", None),
+    ("该说法既正确又错误：从发病机制看，该说法是错误的。", None),
+    # look-alikes: the same verdict twice, or "both" naming two things the statement says
+    ("The statement is true: both true hypertrophy and hyperplasia occur. It is true.", True),
+])
+def test_a_reply_calling_the_statement_both_true_and_false_gives_no_verdict(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value is expected
