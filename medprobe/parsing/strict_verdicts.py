@@ -118,10 +118,11 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(_value(start), BARE, text))
         elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest):
             found.append(Statement(_value(start), LEADING, first_line))
-    both = word.pattern.replace("?P<", "?P<b_")
-    for match in re.finditer(rf"(?:\b(?i:both)\s+|既\s*(?:是)?){both}\s*(?:(?i:and)\s+|又\s*(?:是)?){word.pattern}", text):
-        first = bool(match.group("b_t") or match.group("b_nf"))
-        if first != _value(match):  # "This statement is both true and false.": no verdict of its own
+    # "This statement is both true and false.", "既正确又错误": no verdict of its own (a Chinese word runs on into 又)
+    both_en = rf"\b(?i:both)\s+{word.pattern.replace('?P<', '?P<b_')}\s+(?i:and)\s+{word.pattern}"
+    both_zh = rf"既\s*(?:是)?(?:(?P<b_f>{vocab.false})|(?P<b_t>{vocab.true}))\s*又\s*(?:是)?{word.pattern}"
+    for match in (m for pattern in (both_en, both_zh) for m in re.finditer(pattern, text)):
+        if bool(match.group("b_t") or match.groupdict().get("b_nf")) != _value(match):
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end())))
     for lead in (_LABEL, subjects):
         for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
