@@ -332,3 +332,27 @@ def test_a_conclusion_naming_its_option_by_a_dash_or_as_the_most_likely(reply: s
 ])
 def test_a_reply_calling_the_statement_both_true_and_false_gives_no_verdict(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value is expected
+
+
+JOINTS = {"A": "远端指间关节", "B": "第一跖趾关节", "C": "腕、掌指关节和近端指间关节", "D": "骶髂关节"}
+IRON_ZH = {"A": "血清铁降低", "B": "总铁结合力升高", "C": "血清铁蛋白降低", "D": "骨髓铁染色示细胞外铁消失"}
+ANEMIA = {"A": "贫血", "B": "白血病"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a superlative clause ending with an option's whole text after a verb names that option
+    ("类风湿关节炎最常累及腕、掌指关节和近端指间关节，呈对称性分布。", JOINTS, "C"),
+    ("答案是C。类风湿关节炎最常累及腕、掌指关节和近端指间关节。", JOINTS, "C"),
+    # ... so a letter followed by such a clause naming another option commits to nothing
+    ("答案是A。类风湿关节炎最常累及腕、掌指关节和近端指间关节，呈对称性分布。", JOINTS, None),
+    # look-alikes: the text is the end of a longer name, or the clause rules it out
+    ("最常见的是缺铁性贫血。", ANEMIA, None),
+    ("类风湿关节炎最不常累及远端指间关节。", JOINTS, None),
+    # a superlative naming a text with its letter in brackets is an answer statement (here against 应选D)
+    ("最可靠的无创指标是血清铁蛋白（C）。", IRON_ZH, "C"),
+    ("从金标准角度看应选D，但临床上最常用、最可靠的无创指标是血清铁蛋白（C）。", IRON_ZH, None),
+    ("最可靠的指标是血清铁降低（C）。", IRON_ZH, None),  # the text of A with the letter C
+])
+def test_chinese_superlatives_naming_an_option(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -60,6 +60,9 @@ _ASKED_IS = (
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
 _ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+#: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
+#: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
+_ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 _NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
@@ -190,6 +193,10 @@ _EXACT_TEXT_SPANS = (
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
 #: the "." of "E. coli" or "1.5"), a dash set off by spaces ("45,X — this is Turner syndrome")
 _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
+#: a Chinese clause, and the last characters of the verbs that may put an option's text at its end ("是", "为",
+#: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
+_ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
+_ZH_VERB_ENDS = "是为于及用选"
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
@@ -354,6 +361,13 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             yield Statement(letter, LABELLED, sentence)
         elif named is not None:
             yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
+    for match in _ASKED_TEXT_LETTER_ZH.finditer(text):
+        letter, named = match.group(2), option_by_text(match.group(1), option_texts)
+        sentence = sentence_at(text, match.start(), match.end())
+        if _RULED_OUT.search(sentence):
+            continue
+        why = f"{CONFLICT}: {letter} with the text of {named}" if named not in (None, letter) else ""
+        yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
         if _RULED_OUT.search(_sentence_before(text, match.start())):
@@ -383,6 +397,7 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     opening = _opening_text(text, option_texts)
     if opening:
         yield opening
+    yield from _superlative_clauses(text, option_texts)
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts)
@@ -411,6 +426,24 @@ def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | Non
         return None
     others = {option_by_text(s, option_texts) for s in sentences[1:] if any(clean_text(s) == clean_text(t) for t in option_texts.values())}
     return Statement(letter, OPTION_TEXT, sentences[0]) if others <= {letter, None} else None
+
+
+def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    """A Chinese clause that asks the question's superlative and ends with one option's whole text after a verb
+    ("类风湿关节炎最常累及<text>", "最常见于<text>"): it names that option (never in a clause that rules it out)."""
+    texts = {letter: t for letter, option in option_texts.items() if len(t := clean_text(option)) >= 2}
+    for clause in _ZH_CLAUSE.split(text):
+        clause = clean_text(clause)
+        top = clause.find("最")
+        if top < 0 or _RULED_OUT.search(clause):
+            continue
+        ends = [
+            letter for letter, t in texts.items()
+            if clause.endswith(t) and len(clause) - len(t) > top + 1 and clause[-len(t) - 1] in _ZH_VERB_ENDS
+            and not re.search("[不非未无]", clause[: -len(t)])  # "最不常累及<text>"
+        ]
+        if ends:
+            yield Statement(max(ends, key=lambda letter: len(texts[letter])), OPTION_TEXT, clause)
 
 
 def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
