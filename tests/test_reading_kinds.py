@@ -356,3 +356,22 @@ ANEMIA = {"A": "贫血", "B": "白血病"}
 def test_chinese_superlatives_naming_an_option(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+NIGRA = {"A": "Caudate nucleus", "B": "Substantia nigra pars compacta", "C": "Locus coeruleus"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # an answer taken back: what follows the last retraction is the answer
+    ("The answer is A. The caudate degenerates... wait, actually that is not correct. The caudate is Huntington's."
+     "\n\nSo the correct answer is B. Substantia nigra pars compacta.", "B"),
+    ("答案是A。不对，更正一下：正确答案是B。", "B"),
+    # look-alikes: a retraction with no answer after it, a plain "actually" or a reconsideration that takes
+    # nothing back (two answers)
+    ("The answer is A. Wait, that is not correct. I am not sure.", None),
+    ("The answer is A. Actually, B is also possible.", None),
+    ("Final answer: A\nWait, let me reconsider. Final answer: B", None),
+])
+def test_an_answer_taken_back_gives_way_to_the_one_after(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(NIGRA), option_texts=NIGRA, language="zh" if "。" in reply else "en")
+    assert read_strict(reply, fmt).value == expected

@@ -197,6 +197,13 @@ _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
 _ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
 _ZH_VERB_ENDS = "是为于及用选"
+#: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "不对，更正一下"
+#: ("Wait, let me reconsider. Final answer: A" after "Final answer: D" takes nothing back: two answers)
+_RETRACTION = re.compile(
+    r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
+    r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
+    r"|不对[，,]\s*(?:更正|纠正)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了"
+)
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
@@ -528,8 +535,27 @@ def letter_statements(
         letters = {s.value for s in found}
         last = max(text.rfind(s.sentence) for s in found)  # a text before the last letter was given up ("…不对，更正")
         found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters and text.find(s.sentence) > last]
+    found = _after_retraction(text, found)
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
+
+
+def _after_retraction(text: str, found: list[Statement]) -> list[Statement]:
+    """A reply that takes back what it said ("The answer is A. … wait, actually that is not correct. … So the
+    correct answer is B.") answers with what follows the last retraction; what came before is given up, also
+    when nothing follows (then there is no answer)."""
+    last = max((m.end() for m in _RETRACTION.finditer(text)), default=-1)
+    return [s for s in found if _stands_after(text, s, last)]
+
+
+def _stands_after(text: str, statement: Statement, last: int) -> bool:
+    """Whether a statement stands after ``text[last]``: its sentence starts there, or (one sentence holding the
+    retraction and the new answer: "不对，更正一下：正确答案是B") its answer is named after it."""
+    start = text.find(statement.sentence)
+    end = start + len(statement.sentence)
+    if start >= last:
+        return True
+    return end > last and (statement.value is None or all(letter in text[last:end] for letter in _letters(statement.value)))
 
 
 #: what ``decide`` reads when the answer is a verdict: two different ones are both verdicts
