@@ -375,3 +375,20 @@ NIGRA = {"A": "Caudate nucleus", "B": "Substantia nigra pars compacta", "C": "Lo
 def test_an_answer_taken_back_gives_way_to_the_one_after(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(NIGRA), option_texts=NIGRA, language="zh" if "。" in reply else "en")
     assert read_strict(reply, fmt).value == expected
+
+
+ANTIBIOTICS = ('Statement: "Antibiotics shorten the duration of viral upper respiratory infections." Is this statement true '
+               "or false? Reply true or false.\nAnswer:")
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # our statement written out after "The statement that …" carries the verdict
+    ("Thank you! The statement that antibiotics shorten the duration of viral upper respiratory infections is not "
+     "accurate. They only kill bacteria.", False),
+    ("The claim that antibiotics shorten the duration of viral upper respiratory infections is correct.", True),
+    # look-alikes: a statement of the reply's own, or a verdict word that is no verdict
+    ("The statement that the test is accurate is false here. Rest and fluids help.", None),
+    ("The statement that antibiotics shorten the duration of viral upper respiratory infections is a common myth.", None),
+])
+def test_our_statement_written_out_after_the_statement_that(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, ANTIBIOTICS).value is expected

@@ -24,7 +24,13 @@ from medprobe.parsing.reading import (
     UNPARSED,
     Reading,
 )
-from medprobe.parsing.reply_text import normalise, restated_question, restatements, strip_reasoning
+from medprobe.parsing.reply_text import (
+    normalise,
+    quote_our_statement,
+    restated_question,
+    restatements,
+    strip_reasoning,
+)
 from medprobe.parsing.strict_exact import exact_answer
 from medprobe.parsing.structured import answer_fields, reasoning_fields
 from medprobe.records import AnswerFormat, Response
@@ -76,6 +82,8 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
         text, ours = restated_question(text, question)
         if not ours:
             return Reading(None, UNPARSED, f"{OTHER_QUESTION}: answers a question of its own")
+        if fmt.kind == "true_false":
+            text = quote_our_statement(text, question)
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     fields = answer_fields(text)

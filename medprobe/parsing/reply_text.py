@@ -196,3 +196,23 @@ def _restates(asked: str, ours: str) -> bool:
         return True
     quoted = _plain(_QUESTION_HEAD.sub("", asked.strip()))
     return len(quoted) >= 12 and quoted in _plain(ours)
+
+
+_STATEMENT_THAT = re.compile(r"\b(?i:statement|claim|assertion)\s+that\s+")
+_IS_AFTER = re.compile(r"\s+(?i:is|was)\b")
+
+
+def quote_our_statement(text: str, question: str) -> str:
+    """"The statement that <our statement> is not accurate": our statement written out after "statement that"
+    is put in quotes, so that the verdict reads as one on "…" (the longest clause before "is" that our
+    question holds; a clause of the reply's own, "the statement that the test is accurate", stays as it is)."""
+    ours = _plain(question)
+    for match in reversed(list(_STATEMENT_THAT.finditer(text))):
+        sentence_end = _SENTENCE_END.search(text, match.end())
+        rest = text[match.end() : sentence_end.start() if sentence_end else len(text)]
+        for cut in reversed([m.start() for m in _IS_AFTER.finditer(rest)]):
+            clause = _plain(rest[:cut])
+            if len(clause) >= 12 and clause in ours:
+                text = text[: match.end() - len("that ")].rstrip() + f' "{rest[:cut]}"' + text[match.end() + cut :]
+                break
+    return text
