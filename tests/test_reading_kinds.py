@@ -392,3 +392,20 @@ ANTIBIOTICS = ('Statement: "Antibiotics shorten the duration of viral upper resp
 ])
 def test_our_statement_written_out_after_the_statement_that(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN, ANTIBIOTICS).value is expected
+
+
+VITAMINS = {"A": "Thiamine", "B": "Pyridoxine", "C": "Folic acid", "D": "Vitamin B12"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # an opening sentence that is an option's text with another name for it in brackets
+    ("Vitamin B6 (pyridoxine). Isoniazid depletes it.", "B"),
+    ("Pyridoxine (vitamin B6). Isoniazid depletes it.", "B"),
+    # look-alikes: the two names are two options, the aside rules the option out, more than a name
+    ("Thiamine (or pyridoxine). Both are B vitamins.", None),
+    ("Folic acid (vitamin B12). Both are needed.", None),
+    ("Thiamine (not pyridoxine). Isoniazid depletes it.", None),
+    ("Vitamin B6 deficiency (pyridoxine) is unlikely here.", None),
+])
+def test_an_opening_name_with_another_name_in_brackets(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(VITAMINS)).value == expected

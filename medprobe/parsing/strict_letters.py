@@ -193,6 +193,8 @@ _EXACT_TEXT_SPANS = (
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
 #: the "." of "E. coli" or "1.5"), a dash set off by spaces ("45,X — this is Turner syndrome")
 _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
+#: "vitamin b6 (pyridoxine)": a name and another name for it in brackets
+_NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: a Chinese clause, and the last characters of the verbs that may put an option's text at its end ("是", "为",
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
 _ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
@@ -425,14 +427,35 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
 
 def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     """A reply whose first sentence is one option's whole text ("Right coronary artery. Inferior leads …",
-    "45,X — this is Turner syndrome") names its answer — unless that sentence rules it out ("<text> — incorrect")
-    or another sentence is another option's text too (options discussed one by one without letters)."""
+    "45,X — this is Turner syndrome", "Vitamin B6 (pyridoxine).") names its answer — unless that sentence rules
+    it out ("<text> — incorrect") or another sentence is another option's text too (options discussed one by one
+    without letters)."""
     sentences = _TEXT_SENTENCE_BREAK.split(text)
-    letter = option_by_text(sentences[0], option_texts) if clean_text(sentences[0]) in {clean_text(t) for t in option_texts.values()} else None
+    letter = _whole_text(sentences[0], option_texts)
     if letter is None or re.search(_NOT_IT, sentence_at(text, 0, len(sentences[0]))):
         return None
-    others = {option_by_text(s, option_texts) for s in sentences[1:] if any(clean_text(s) == clean_text(t) for t in option_texts.values())}
+    others = {_whole_text(s, option_texts) for s in sentences[1:]}
     return Statement(letter, OPTION_TEXT, sentences[0]) if others <= {letter, None} else None
+
+
+def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose whole text the sentence is, alone or with another name for it in brackets ("Vitamin B6
+    (pyridoxine)", "Pyridoxine (vitamin B6)"); None when it is no option's, or the two names are two options'."""
+    texts = {clean_text(t): letter for letter, t in option_texts.items() if clean_text(t)}
+    whole = clean_text(sentence)
+    aside = _NAME_AND_ASIDE.match(whole)
+    if whole in texts or not aside:
+        return texts.get(whole)
+    names = {clean_text(aside.group(1)), clean_text(aside.group(2))}
+    letters = {texts[name] for name in names if name in texts}
+    if len(letters) != 1:
+        return None
+    letter = letters.pop()
+    others = "|".join(re.escape(t) for t, other in texts.items() if other != letter)
+    for name in names - set(texts):  # the other name: no other option in it, nothing ruled out, no "or"
+        if (others and re.search(rf"(?<![\w.])(?:{others})(?![\w])", name)) or re.search(_NOT_IT + r"|\b(?i:or|and|vs)\b", name):
+            return None
+    return letter
 
 
 def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
