@@ -409,3 +409,17 @@ VITAMINS = {"A": "Thiamine", "B": "Pyridoxine", "C": "Folic acid", "D": "Vitamin
 ])
 def test_an_opening_name_with_another_name_in_brackets(reply: str, expected: object) -> None:
     assert read_strict(reply, _mcq(VITAMINS)).value == expected
+
+
+HEMORRHAGE = {"A": "脑叶", "B": "小脑", "C": "脑桥", "D": "基底节区", "E": "丘脑"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("| 部位 | 比例 |\n|---|---|\n| 丘脑 | 约10% |\n| 脑叶 | 约10% |\n\n所以最常见的是 **D 基底节区**。", "D"),
+    # look-alikes: the letter with another option's text, or with more than its text
+    ("所以最常见的是 D 丘脑。", None),
+    ("所以最常见的是 D 基底节区以外的部位。", None),
+])
+def test_a_letter_and_its_own_text_set_off_by_a_space(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(HEMORRHAGE), option_texts=HEMORRHAGE, language="zh")
+    assert read_strict(reply, fmt).value == expected

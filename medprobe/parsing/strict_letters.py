@@ -134,9 +134,9 @@ _JUDGING_LETTER = tuple(
         _LEFT + _ITEM + r"(?:\s*项)?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
     )
 )
-#: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT",
+#: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?\s*[:.)\-–—]\s*(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
