@@ -423,3 +423,33 @@ HEMORRHAGE = {"A": "脑叶", "B": "小脑", "C": "脑桥", "D": "基底节区", 
 def test_a_letter_and_its_own_text_set_off_by_a_space(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(HEMORRHAGE), option_texts=HEMORRHAGE, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+IONS = {"A": "Na⁺", "B": "Cl⁻", "C": "Ca²⁺", "D": "HCO₃⁻", "E": "K⁺"}
+BURNS = {"A": "9%", "B": "13%", "C": "18%", "D": "27%", "E": "36%"}
+IRON_STORES = {"A": "血清铁降低", "B": "转铁蛋白饱和度降低", "C": "血红蛋白降低", "D": "骨髓细胞外铁（储存铁）减少或消失", "E": "红细胞游离原卟啉升高"}
+HERNIA = {"A": "股疝", "B": "腹股沟斜疝", "C": "腹股沟直疝", "D": "切口疝", "E": "脐疝"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter with another option's text, compared in one width (the reply is read folded: （）→(), ⁺→+)
+    ("正确答案是 E. Na⁺。钠离子维持细胞外液渗透压。", IONS, None),
+    ("答案是A：骨髓细胞外铁（储存铁）减少或消失。", IRON_STORES, None),
+    ("答案是D：骨髓细胞外铁（储存铁）减少或消失。", IRON_STORES, "D"),
+    ("正确答案是 A. Na⁺。", IONS, "A"),
+    # another option's text in the letter's own sentence
+    ("答案是B，即18%。双上肢共占18%。", BURNS, None),
+    ("答案是C，即18%。", BURNS, "C"),
+    # "下面逐一分析各选项：" announces an analysis: its first option is no answer
+    ("腹外疝有多种类型。下面逐一分析各选项：\n\nA. 股疝：多见于中年以上妇女，", HERNIA, None),
+])
+def test_letters_against_their_texts_in_one_width_and_announced_analyses(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+def test_an_option_whose_text_is_letters_does_not_contradict_a_letter() -> None:
+    """MedMCQA asks which of statements a–e are right, with options "c", "bc": the reply "C" is option C."""
+    texts = {"A": "a", "B": "c", "C": "bc", "D": "ad"}
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts)
+    assert read_strict("C", fmt).value == "C"

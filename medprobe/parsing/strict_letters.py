@@ -26,6 +26,7 @@ words of the two languages cannot be confused.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -171,7 +172,8 @@ _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-
 #: "Let's go through the options:", "Evaluating each choice:": the lines after it analyse options, they do not answer
 _WALK_ANNOUNCED = re.compile(
     r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
-    r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b)[^\n]*:[ \t]*$",
+    r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b"
+    r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项)[^\n]*[:：][ \t]*$",
     re.MULTILINE,
 )
 #: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
@@ -232,6 +234,8 @@ _SET_ITEM = r"[(\[]?([A-E])[)\]]?"
 _SET_JOIN = r"\s*(?:,|，|、|;|；|&|\+|和|及|与|(?i:and))\s*(?:(?i:and)\s+)?"
 _SET = _OPTION_WORD + _SET_ITEM + r"(?:" + _SET_JOIN + _OPTION_WORD + _SET_ITEM + r")*(?![A-Za-z0-9])"
 _SET_LETTER = re.compile(r"[A-E]")
+#: an option whose text is letters ("c", "bc": which of the statements a–e are right): a reply's letter reads as it too
+_LETTERS_ONLY = re.compile(r"[a-e]+")
 _LABELLED_SET = tuple(
     re.compile(p)
     for p in (
@@ -265,8 +269,9 @@ class Statement:
 
 
 def clean_text(text: str) -> str:
-    """Lower-cased text without surrounding whitespace and trailing punctuation (for text matching)."""
-    return _TRAILING.sub("", text.strip()).strip().lower()
+    """Lower-cased text without surrounding whitespace and trailing punctuation, in one width (NFKC: the reply is
+    read folded, "（储存铁）" and "Na⁺" as "(储存铁)" and "Na+", so an option's text is compared folded too)."""
+    return _TRAILING.sub("", unicodedata.normalize("NFKC", text).strip()).strip().lower()
 
 
 def echoes_options(text: str, *, numbered: bool = False) -> bool:
@@ -554,10 +559,13 @@ def letter_statements(
     found += labelled
     if not any(s.value for s in found):
         found += _named_by_text(text, option_texts)
-    elif not walk:  # a letter, then an answer named by another option's text ("【答案】A …首选丙硫氧嘧啶"): no commitment
+    elif not walk:  # a letter, then (in its sentence or after it) an answer named by another option's text: no commitment
+        # ("【答案】A …首选丙硫氧嘧啶", "答案是B，即18%"); reasoning before the letter weighs the options and may name
+        # others ("肝性脑病是…最严重的并发症 … 答案：B")
         letters = {s.value for s in found}
-        last = max(text.rfind(s.sentence) for s in found)  # a text before the last letter was given up ("…不对，更正")
-        found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters and text.find(s.sentence) > last]
+        last = max(text.rfind(s.sentence) for s in found)
+        found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters
+                  and text.find(s.sentence) >= last and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
     found = _after_retraction(text, found)
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
