@@ -1,0 +1,72 @@
+"""How the strict reader does on replies written and labelled by people who never saw it.
+
+``python -m benchmarks.written_replies`` (from the repository root) reads every set under
+``benchmarks/data/written_replies/`` and prints, per set: replies, answerable (the writer's label is an answer),
+read, false reads (an answer read that differs from the label, or read from a reply labelled ``none``) and
+misses (an answerable reply left unread).
+
+Each set is 160 replies to 40 medical questions (English: 25 MCQs and 15 true/false statements; Chinese: 40
+MCQs of five options), four replies per question in the manners of different chat models (reasoning first or
+last, option-by-option analyses, Markdown, JSON, full-width forms, the answer given by its text), about one in
+five committing to no single answer; each was written and labelled by a helper given only a writing
+instruction, never the reader. The sets came one after another: the reader's rules were changed after reading
+the misses of the sets before, so a set measures the reader honestly only until its misses were looked at.
+``SEEN`` says which sets were looked at; the last set of each language was not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from medprobe.parsing.answers import read_strict
+from medprobe.records import AnswerFormat
+
+SETS = Path(__file__).parent / "data" / "written_replies"
+#: sets whose misses and false reads were read while the rules were changed (the rest measure untouched)
+SEEN = frozenset({"en-1", "en-2", "en-3", "zh-1", "zh-2", "zh-3", "zh-4"})
+
+
+def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
+    """The answer format and question a row was asked with, and its label as the reader writes answers."""
+    label = row["label"].strip()
+    if row.get("kind", "mcq") == "tf":
+        question = f'Statement: "{row["question"]}" Is this statement true or false? Reply true or false.\nAnswer:'
+        return AnswerFormat(kind="true_false", language=language), question, None if label == "none" else label.lower() == "true"
+    options = row["options"]
+    head, options_word, answer_word = ("问题：", "选项：", "答案：") if language == "zh" else ("Question: ", "Options: ", "Answer:")
+    question = head + row["question"] + "\n" + options_word + "\t".join(f"{k}: {v}" for k, v in options.items()) + "\n" + answer_word
+    fmt = AnswerFormat(kind="option_letter", options=list(options), option_texts=options, language=language)
+    return fmt, question, None if label.lower() == "none" else label.upper()
+
+
+def measure(path: Path) -> Counter[str]:
+    language = path.stem.split("-")[0]
+    counts: Counter[str] = Counter()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        fmt, question, label = _probe(row, language)
+        value = read_strict(row["reply"], fmt, question).value
+        kind = row.get("kind", "mcq")
+        counts[f"{kind} replies"] += 1
+        counts[f"{kind} answerable"] += label is not None
+        counts[f"{kind} read"] += value is not None
+        counts[f"{kind} false reads"] += value is not None and value != label
+        counts[f"{kind} misses"] += label is not None and value is None
+    return counts
+
+
+def main() -> None:
+    print(f"{'set':6} {'kind':4} {'seen':5} {'replies':>7} {'answerable':>10} {'read':>5} {'false reads':>11} {'misses':>13}")
+    for path in sorted(SETS.glob("*.jsonl")):
+        counts = measure(path)
+        for kind in sorted({key.split()[0] for key in counts}):
+            answerable = counts[f"{kind} answerable"]
+            misses = counts[f"{kind} misses"]
+            print(f"{path.stem:6} {kind:4} {'yes' if path.stem in SEEN else 'no':5} {counts[f'{kind} replies']:7} {answerable:10} "
+                  f"{counts[f'{kind} read']:5} {counts[f'{kind} false reads']:11} {misses:5} ({100 * misses / answerable:4.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
