@@ -65,7 +65,7 @@ def main() -> None:
             answerable = counts[f"{kind} answerable"]
             misses = counts[f"{kind} misses"]
             print(f"{path.stem:6} {kind:4} {'yes' if path.stem in SEEN else 'no':5} {counts[f'{kind} replies']:7} {answerable:10} "
-                  f"{counts[f'{kind} read']:5} {counts[f'{kind} false reads']:11} {misses:5} ({100 * misses / answerable:4.1f}%)")
+                  f"{counts[f'{kind} read']:5} {counts[f'{kind} false reads']:11} {misses:5} ({100 * misses / max(answerable, 1):4.1f}%)")
 
 
 if __name__ == "__main__":

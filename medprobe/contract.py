@@ -274,7 +274,8 @@ class ProfileMethod(Method, Protocol):
 
 def profile_methods() -> list[ProfileMethod]:
     """The methods that take part in a knowledge profile, in their profile order."""
-    found = [get_method(name) for name in sorted(available_methods())]
+    entries = available_methods()
+    found = [entries[name].load() for name in sorted(entries)]
     return sorted((cast("ProfileMethod", m) for m in found if getattr(m, "profile", None) is not None), key=lambda m: m.profile.rank)
 
 

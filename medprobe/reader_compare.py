@@ -20,10 +20,10 @@ from medprobe.engine.rundir import RunDir
 from medprobe.errors import MedprobeError
 from medprobe.methods.multicog.lowmid import score as multicog_score
 from medprobe.methods.multifacet import score as multifacet_score
-from medprobe.parsing.answers import conclusion, jsonable, question_of, read_reference, read_strict
+from medprobe.parsing.answers import jsonable, read_reference
 from medprobe.parsing.base import ParseResult, Revision
-from medprobe.parsing.formats import STRICT_KINDS
 from medprobe.parsing.reading import Reading, unread_family
+from medprobe.reader_audit import replies
 from medprobe.records import Probe
 
 SAME = "same answer"
@@ -83,16 +83,10 @@ def compare_run(run_path: Path) -> dict[str, TaskComparison]:
         raise MedprobeError(f"{config.method} has no published extractor to compare with", file=run_path,
                             hint="compare reads MultifacetEval and MultiCogEval low/mid runs")
     cot = config.setting == "cot-sc"
-    responses = {(r.probe_id, r.sample): r for r in run.responses().values()}
     tasks: dict[str, TaskComparison] = defaultdict(TaskComparison)
-    for probe in run.probes():
-        response = responses.get((probe.id, 0))
-        fmt = probe.answer_format
-        if fmt.kind not in STRICT_KINDS or response is None or response.error is not None:
-            continue
-        text = conclusion(response.text) if cot else response.text
-        strict = read_strict(text, fmt, question_of(probe.prompt))
-        reference = _complete(read_reference(response.text, _extractor(config.method, probe, cot)).value, fmt.given or "")
+    for row in replies(run.probes(), run.responses().values(), cot=cot):  # read as the audit and the score read
+        probe = row.probe
+        reference = _complete(read_reference(row.reply, _extractor(config.method, probe, cot)).value, probe.answer_format.given or "")
         task = probe.facet if config.method == "multifacet" else f"{probe.meta.get('dataset', '')}/{probe.facet}"
-        tasks[task].add(response.text, strict, reference)
+        tasks[task].add(row.reply, row.reading, reference)
     return dict(sorted(tasks.items()))

@@ -62,10 +62,12 @@ class Joined:
     points: SharedPoints
     runs: list[ProfileRun]
     cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
+    #: every profile method's ways, looked up once (loading the methods is the costly part)
+    every_way: list[Way] = field(default_factory=profile_ways)
 
     @property
     def ways(self) -> list[Way]:
-        return [way for way in profile_ways() if way.key in self.cells]
+        return [way for way in self.every_way if way.key in self.cells]
 
     def shared(self) -> list[str]:
         """The points every way asked (a point a method could not build is left out, and said so)."""

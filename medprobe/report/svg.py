@@ -81,7 +81,7 @@ def radar(axes: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], ti
     if len(axes) < 3:
         return grouped_bars(axes, series, title, maximum)
     cx, cy, r = (_LABEL + _WIDTH + 80) / 2, 280.0, 170.0
-    n = max(1, len(axes))
+    n = len(axes)
 
     def point(i: int, fraction: float) -> tuple[float, float]:
         angle = -math.pi / 2 + 2 * math.pi * i / n

@@ -27,15 +27,15 @@ from collections import Counter
 from collections.abc import Iterable
 
 from medprobe.sources.cmekg_confirm import confirmed_symptoms
-from medprobe.sources.cmekg_values import fits, regions
+from medprobe.sources.cmekg_values import fits, regions_of
 from medprobe.sources.cmekg_vocab import default_vocabulary, disease_named
 from medprobe.sources.kb import Disease
 
 CHAPTER_CONFIRMATIONS = 2
 MAX_REGIONS = 3
-#: ICD-10 categories of diseases of every organ (``systemic``)
 #: a tongue or pulse sign of Chinese medicine (舌红, 舌淡苔白, 苔黄腻, 脉弦数)
 _TONGUE_OR_PULSE = re.compile(r"^舌[红淡质胖暗紫绛尖边]|苔[白黄腻薄厚]|脉[弦数细沉浮滑涩弱缓迟]")
+#: ICD-10 categories of diseases of every organ (``systemic``)
 SYSTEMIC_BLOCKS = frozenset({"M30", "M31", "M32", "M33", "M34", "M35", "M36", "D86", *(f"C{n}" for n in range(81, 97))})
 _SYSTEMIC_NAME = re.compile(r"(白血病|淋巴瘤|骨髓瘤)$")
 #: a diagnosis (…突出, a refractive error, …肥大), a urine test result (氨基酸尿, 蛋白尿) or a category (…异常, …紊乱)
@@ -94,6 +94,6 @@ class ChineseKeys:
         texts = [disease.name, *disease.values("anatomical_sites"), *disease.values("departments")]
         own = set(disease.values(self.aspect))
         kept = [v for v in values if fits(v, texts) and counts[v] - (v in own) >= CHAPTER_CONFIRMATIONS]
-        if len(frozenset().union(*map(regions, kept))) > MAX_REGIONS:
+        if len(regions_of(kept)) > MAX_REGIONS:
             return []
         return kept

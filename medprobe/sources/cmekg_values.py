@@ -274,7 +274,7 @@ def fits(finding: str, disease_texts: Iterable[str]) -> bool:
     mine = regions(finding)
     if not mine or general_finding(finding):
         return False
-    theirs = frozenset().union(*map(regions, disease_texts))
+    theirs = regions_of(disease_texts)
     return not theirs or not mine.isdisjoint(theirs)
 
 

@@ -95,9 +95,9 @@ def build_probes(
     pools = demo_pools(kb, rng)
     demo_ids = {d.id for pool in pools.values() for d in pool}
     candidates = [d for d in kb.diseases if d.id not in demo_ids]
-    if aspects is not None:  # a gated build samples only diseases it will ask something of
-        candidates = [d for d in candidates if any(cell_aspect(d.language, d.id, key) in aspects for key in d.aspects)]
     askable = QuestionPoints(kb)
+    if aspects is not None:  # a gated build samples only diseases it will ask something of
+        candidates = [d for d in candidates if any(cell_aspect(d.language, d.id, key) in aspects and _reference(askable, d, key) for key in d.aspects)]
     wanted = None if points is None else set(points)
     if wanted is not None:
         candidates = [d for d in candidates if any(f"{d.id}/{key}" in wanted for key in d.aspects)]

@@ -28,7 +28,7 @@ are set aside as the solved examples; their diseases never appear as test questi
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -382,16 +382,14 @@ def _with_common_share(candidates: list[tuple[Disease, str]], share: float) -> l
     """The shuffled candidates reordered so that every first N of them hold ``share`` of points of common
     diseases while those last (each group keeps its shuffled order): a sample of the KB otherwise
     reflects its make-up, 98% rare syndromes in English, and never reaches the diseases most patients have."""
-    common = [common_disease(d.language, d.id) for d, _ in candidates]
-    frequent = iter([c for c, yes in zip(candidates, common, strict=True) if yes])
-    rare = iter([c for c, yes in zip(candidates, common, strict=True) if not yes])
+    frequent = deque(c for c in candidates if common_disease(c[0].language, c[0].id))
+    rare = deque(c for c in candidates if not common_disease(c[0].language, c[0].id))
     out: list[tuple[Disease, str]] = []
     taken = 0
-    for _ in candidates:
-        first, second = (frequent, rare) if taken < share * (len(out) + 1) else (rare, frequent)
-        pick = next(first, None) or next(second)
-        taken += common_disease(pick[0].language, pick[0].id)
-        out.append(pick)
+    while frequent or rare:
+        take_frequent = bool(frequent) and (taken < share * (len(out) + 1) or not rare)
+        out.append(frequent.popleft() if take_frequent else rare.popleft())
+        taken += take_frequent
     return out
 
 

@@ -26,7 +26,7 @@ _DIAGNOSIS_LINE = re.compile(r"Diagnosis:([^\n]*)", re.IGNORECASE)
 _CHOICE_ON_LAST_LINE = re.compile(r"Action:(.*)\Z", re.IGNORECASE)
 _CHOICE_ON_ANY_LINE = re.compile(r"Action:(.*)\n", re.IGNORECASE)
 #: an action named as a word of its own ("LAB", "LABS"), not inside another word ("PERFORM" holds "PE")
-_ACTION_WORD = re.compile(r"(?<![A-Za-z])(PE|LAB|IMAGE|MICRO|OUTPUT)S?(?![A-Za-z])")
+_ACTION_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(ACTIONS) + r")S?(?![A-Za-z])")
 
 
 @dataclass(frozen=True)

@@ -36,14 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medprobe.methods.multicog.dialogue import prompts
-from medprobe.methods.multicog.dialogue.actions import read_action
+from medprobe.methods.multicog.dialogue.actions import ACTIONS, read_action
 from medprobe.methods.multicog.dialogue.cases import EXAM_TYPES, Case
 from medprobe.methods.multicog.dialogue.exams import orderable_names, requested_ids, results_text
 from medprobe.parsing.reading import NO_REPLY, UNPARSED
 from medprobe.parsing.reply_text import strip_reasoning, visible
 from medprobe.records import AnswerFormat, GenerationParams, Message, Request, Response, request_id
 
-ACTIONS = ("PE", "LAB", "IMAGE", "MICRO", "OUTPUT")
 MAX_TURNS = 30
 MAX_INVALID_IN_A_ROW = 5
 CHARS_PER_TOKEN = 3.5  # conservative for English clinical text; used only to foresee overflow
