@@ -453,3 +453,82 @@ def test_an_option_whose_text_is_letters_does_not_contradict_a_letter() -> None:
     texts = {"A": "a", "B": "c", "C": "bc", "D": "ad"}
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts)
     assert read_strict("C", fmt).value == "C"
+
+
+GLUCOSE = {"A": "≥5.6 mmol/L", "B": "≥6.1 mmol/L", "C": "≥7.0 mmol/L", "D": "≥7.8 mmol/L", "E": "≥11.1 mmol/L"}
+TRACTS = {"A": "眼外肌", "B": "咽喉肌", "C": "呼吸肌", "D": "四肢近端肌", "E": "颈肌"}
+RATES = {"A": "60~80次/分", "B": "80~100次/分", "C": "100~120次/分", "D": "120~140次/分", "E": "≥140次/分"}
+ANTIDOTES = {"A": "阿托品", "B": "碘解磷定", "C": "新斯的明", "D": "肾上腺素", "E": "毒扁豆碱"}
+NOTIFIABLE = {"A": "艾滋病", "B": "流行性感冒", "C": "炭疽", "D": "狂犬病", "E": "鼠疫"}
+ANTIBODIES = {"A": "IgG", "B": "IgM", "C": "IgA", "D": "IgE", "E": "IgD"}
+CHEST = {"A": "大叶性肺炎", "B": "胸腔积液", "C": "急性心肌梗死", "D": "右侧自发性气胸", "E": "急性肺栓塞"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter whose clause holds another option's whole text (and not its own): the two disagree
+    ("答案是D：空腹血糖≥7.0 mmol/L。两次空腹血糖达到该值即可诊断。", GLUCOSE, None),
+    ("答案是C：空腹血糖≥7.0 mmol/L。", GLUCOSE, "C"),
+    ("答案是C，而不是≥6.1 mmol/L。", GLUCOSE, "C"),
+    # an analysis cut off at its first heading ("A. 眼外肌：") answers nothing
+    ("重症肌无力以易疲劳为特点。\n\n下面逐项分析：\n\nA. 眼外肌：", TRACTS, None),
+    # a loop over the option list that the token limit caught mid-list at both ends
+    ("C. 100~120次/分 D. 120~140次/分 E. ≥140次/分 A. 60~80次/分 B. 80~100次/分 C. 100~120次/分 D. 120~140次/分 "
+     "E. ≥140次/分 A. 60~80次/分 B. 80~100次/分 C. 100~120次/分", RATES, None),
+    # a letter named as an option by the verb, and a superlative used as a label
+    ("鼻出血最常见的部位是E选项，即利特尔区。", {**TRACTS, "E": "鼻中隔前下部"}, "E"),
+    ("鼻出血最常见的部位不是E选项。", {**TRACTS, "E": "鼻中隔前下部"}, None),
+    ("体征符合气胸。\n\n**最可能的诊断：D. 右侧自发性气胸**", CHEST, "D"),
+    # "更正：" and "不对，重新考虑一下：" take back the answer before them
+    ("答案：E（鼠疫）……\n\n更正：审题有误，题目问的是乙类。因此最终答案应为 **B**。", NOTIFIABLE, "B"),
+    ("正确答案是C。\n\n不对，重新考虑一下：应当选D。所以答案应为D。", NOTIFIABLE, "D"),
+    # the next line of a bullet list is not the text that "首选" names
+    ("**A. 阿托品** ✅\n\n- 阿托品：阻断M受体，首选\n- 碘解磷定：恢复胆碱酯酶活性", ANTIDOTES, "A"),
+    # lines that open with each option's letter and text go through the options; the conclusion answers
+    ("A 艾滋病：乙类\nB 流行性感冒：丙类\nC 炭疽：乙类\nD 狂犬病：乙类\nE 鼠疫：甲类\n\n甲类传染病只有鼠疫和霍乱，故选E。", NOTIFIABLE, "E"),
+    # what the question asks, as the subject with a "主要" before its verb
+    ("参与Ⅰ型超敏反应的抗体主要是IgE。", ANTIBODIES, "D"),
+    ("参与Ⅱ型超敏反应的抗体主要是IgG和IgM。", ANTIBODIES, None),
+])
+def test_chinese_letters_headings_loops_retractions_and_lists(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+ENZYMES = {"A": "Glucose-6-phosphate dehydrogenase", "B": "Pyruvate kinase", "C": "Spectrin", "D": "Hexokinase", "E": "Substantia nigra pars compacta"}
+NEWBORN = {"A": "Hypertrophic pyloric stenosis", "B": "Hirschsprung disease", "C": "Duodenal atresia", "D": "Meconium ileus", "E": "Intussusception"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # two options, each with its text in brackets, joined by "or"
+    ("So the most likely answer is C (duodenal atresia) or B (Hirschsprung disease).", NEWBORN, None),
+    ("So the most likely answer is C (duodenal atresia). B is less likely.", NEWBORN, "C"),
+    # what the question asks, named by its superlative with a long subject, then the option's text
+    ("The most likely deficient enzyme in this patient is glucose-6-phosphate dehydrogenase (G6PD). Avoid oxidants.", ENZYMES, "A"),
+    ("The most likely deficient enzyme in this patient is not pyruvate kinase.", ENZYMES, None),
+    # a letter with its own text after "by"
+    ("The drug works by B. Pyruvate kinase, which is odd.", ENZYMES, "B"),
+    ("The drug works by B. Spectrin, which is odd.", ENZYMES, None),
+    # an opening sentence that is an option's text after "The"
+    ("The substantia nigra pars compacta — loss of its neurons causes the tremor.", ENZYMES, "E"),
+])
+def test_english_pairs_in_brackets_long_superlatives_and_articles(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # a verdict on part of the statement is no verdict on it
+    ("The first part of the statement is true: isoniazid causes neuropathy. The second part is false.", None),
+    ("The first half of the statement is correct, the rest I cannot judge.", None),
+    # one verdict for one case and its opposite for another
+    ("So the statement is true for the first trimester but false for later pregnancy.", None),
+    ("该说法正确，但对儿童而言是错误的。", None),
+    # look-alikes: "but" that adds no opposite verdict
+    ("The statement is false, but it is a common misconception.", False),
+    ("The statement is true, but rarely tested.", True),
+    # a cross after "False" agrees with it; after "True" it is unclear what it marks
+    ("**False** ❌\n\nThe defect is ventricular, not atrial.", False),
+    ("**True** ❌", None),
+])
+def test_partial_and_split_verdicts_and_crosses(reply: str, expected: object) -> None:
+    fmt = TF_ZH if any("\u4e00" <= ch <= "\u9fff" for ch in reply) else TF_EN
+    assert read_strict(reply, fmt).value == expected

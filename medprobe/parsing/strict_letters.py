@@ -56,7 +56,7 @@ _LEFT = r"(?<![A-Za-z0-9'])"
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
 _ASKED_IS = (
     r"\b(?i:most\s+(?:likely|appropriate|characteristic|specific|sensitive|effective|important)|best|correct)\s+"
-    r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,4}?"
+    r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,6}?"
     r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
@@ -116,6 +116,10 @@ _LABELLED_LETTER = tuple(
         r"选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
         r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
+        # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项")
+        r"(?<![不非])(?:是|为)\s*([A-E])\s*(?:选项|项)(?![的中])",
+        # "最可能的诊断：D. 右侧自发性气胸": what the question asks, by its superlative, as a label
+        r"最[^\n。；;，,:]{0,12}?(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
         # a conclusion that names a letter as what the question asks: "所以特异性最高的是C。", or such a sentence
         # ending the reply
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
@@ -137,12 +141,17 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be|by))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
+#: where the clause after an answer letter ends: a line break, "。", "，", ";", or "." / "," before a space (not the
+#: "." of "7.0")
+_CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|(?<=[^\s.])[.,](?=\s)")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
 _UNTIL_SENTENCE_END = re.compile(r"[^\n。;；!?！？]*")
+#: the next item of a list that an answer's text opens ("X是残气量增加，肺总量增加"): another option named with it
+_NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,、]+)")
 #: "riboflavin (C)": an option text followed by a letter in brackets
 _TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
@@ -163,6 +172,8 @@ _RULED_OUT = re.compile(
 )
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
+#: an option's text in brackets after its letter: "C (duodenal atresia)", "C（十二指肠闭锁）"
+_ASIDE = re.compile(r"\s*[(（][^()（）\n]{1,80}[)）]")
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
 _OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
@@ -173,7 +184,7 @@ _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-
 _WALK_ANNOUNCED = re.compile(
     r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
     r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b"
-    r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项)[^\n]*[:：][ \t]*$",
+    r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项|逐项(?:分析|看|评价|讨论))[^\n]*[:：][ \t]*$",
     re.MULTILINE,
 )
 #: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
@@ -195,6 +206,8 @@ _EXACT_TEXT_SPANS = (
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
 #: the "." of "E. coli" or "1.5"), a dash set off by spaces ("45,X — this is Turner syndrome")
 _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
+#: an article opening a (lower-cased) sentence
+_ARTICLE = re.compile(r"^(?:the|an?)\s+")
 #: "vitamin b6 (pyridoxine)": a name and another name for it in brackets
 _NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: a Chinese clause, and the last characters of the verbs that may put an option's text at its end ("是", "为",
@@ -206,27 +219,29 @@ _ZH_VERB_ENDS = "是为于及用选"
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
-    r"|不对[，,]\s*(?:更正|纠正)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?\s*(?i:is|would\s+be|should\s+be|:)\s*:?\s*([^\n.。;；]+)"),
-    re.compile(r"答案\s*(?:是|为|应为)?\s*:?\s*([^\n。;；]+)"),
-    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病)\s*(?:(?:应)?(?:是|为)\s*:?|:)\s*([^\n。;；，,]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*([^\n.。;；]+)"),
+    re.compile(r"答案[ \t]*(?:是|为|应为)?[ \t]*:?[ \t]*([^\n。;；]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
-    re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)\s*([^\n。;；，,]+)"),
-    re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?\s*([^\n。;；，,]+)"),
+    re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?[ \t]*([^\n。;；，,]+)"),
     # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
-    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])\s*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*([^\n。;；，,]+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
-    re.compile(r"(?:^|(?<=[。；;!！\n]))\s*([^\n。;；，,!！]{1,30}?)\s*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
-    re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?\s*([^\n。;；，,]+)"),
+    re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*([^\n。;；，,!！]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
+    re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
+    # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
+    re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
 )
 
 # Sets of letters (multiple-answer questions)
@@ -326,7 +341,22 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     rest = _UNTIL_SENTENCE_END.match(text, join.end() if join else end)
     span = rest.group(0).strip().rstrip(")") if rest else ""
     named = option_by_text(span, option_texts) if span else None
+    if named is None and span:
+        named = _other_text_in(_CLAUSE_END.split(span, 1)[0], letter, option_texts)
     return named if named is not None and named != letter else None
+
+
+def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The one other option whose whole text the clause after a letter holds, without the letter's own text
+    ("答案是D：空腹血糖≥7.0 mmol/L" when ≥7.0 mmol/L is C): the letter and its text disagree. None when the clause
+    holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
+    clause = clean_text(clause)
+    own = clean_text(option_texts.get(letter, ""))
+    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|而非|不是|并非|排除", clause):
+        return None
+    found = [other for other, option in option_texts.items() if other != letter and len(t := clean_text(option)) >= 2
+             and not _LETTERS_ONLY.fullmatch(t) and re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", clause)]
+    return found[0] if len(found) == 1 else None
 
 
 def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -343,7 +373,8 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     """One answer letter found by a pattern: several options when another letter is joined to it, a
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
     letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
-    if _SEVERAL.match(text, match.end()):
+    aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
+    if _SEVERAL.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())):
         return Statement(None, rule, sentence)
     other = _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
     if other is not None:
@@ -419,7 +450,10 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
                 continue
             sentence = sentence_at(text, match.start(), match.end())
             bracketed = _TEXT_THEN_LETTER.search(match.group(1))
-            if bracketed and bracketed.group(1) != letter:
+            listed = _NEXT_IN_LIST.match(text, match.end())
+            if listed and option_by_text(listed.group(1), option_texts) not in (None, letter):
+                yield Statement(None, OPTION_TEXT, sentence, f"{SEVERAL} named in a row")  # "…是残气量增加，肺总量增加，…"
+            elif bracketed and bracketed.group(1) != letter:
                 yield Statement(None, OPTION_TEXT, sentence, f"{CONFLICT}: the text of {letter} with {bracketed.group(1)}")
             else:
                 yield Statement(letter, OPTION_TEXT, sentence)
@@ -448,6 +482,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     (pyridoxine)", "Pyridoxine (vitamin B6)"); None when it is no option's, or the two names are two options'."""
     texts = {clean_text(t): letter for letter, t in option_texts.items() if clean_text(t)}
     whole = clean_text(sentence)
+    whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
     aside = _NAME_AND_ASIDE.match(whole)
     if whole in texts or not aside:
         return texts.get(whole)
@@ -509,14 +544,30 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
             text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + tail + r"[\s;,，；]*$", "\n", text)
             if cut:
                 break
+        for n in range(1, len(items)):  # a loop caught mid-list: the list's last options open the reply
+            text, cut = re.subn(r"^[\s;,，；]*" + r"[\s;,，；]*".join(items[n:]) + r"[\s;,，；]*", "\n", text)
+            if cut:
+                break
     return text
 
 
-def walks_through_options(text: str) -> bool:
-    """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.")."""
+def walks_through_options(text: str, option_texts: Mapping[str, str]) -> bool:
+    """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.",
+    "A 艾滋病：乙类\nB 传染性非典型肺炎：乙类")."""
     heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
     line_heads = {m.group(1) or m.group(2) for m in _LINE_HEAD.finditer(text)}
-    return echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
+    return (
+        echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
+        or len({letter for line in text.split("\n") if (letter := _own_text_line(line, option_texts))}) >= 2
+    )
+
+
+def _own_text_line(line: str, option_texts: Mapping[str, str]) -> str | None:
+    """The letter of a line that opens with a letter and that option's own text ("A 艾滋病：乙类", "C. Spectrin —
+    …"): in a reply with two such lines, the options are gone through one by one."""
+    match = re.match(r"\s*[(\[]?([A-E])[)\]]?[ \t]*[:.)、]?[ \t]*", line)
+    own = clean_text(option_texts.get(match.group(1), "")) if match else ""
+    return match.group(1) if own and clean_text(line[match.end() :]).startswith(own) else None
 
 
 def answers_other_questions(text: str) -> bool:
@@ -540,7 +591,7 @@ def letter_statements(
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
-    walk = walks_through_options(text)
+    walk = walks_through_options(text, option_texts)
     if labelled and (judging or walk):
         labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
     elif not walk:
@@ -548,12 +599,14 @@ def letter_statements(
     lines = text.split("\n")
     found = []
     for i in range(1 if labelled else len(lines)):
-        if walk and _OPTION_LINE.match(lines[i]):
+        if walk and (_OPTION_LINE.match(lines[i]) or _own_text_line(lines[i], option_texts)):
             continue  # a line of the repeated option list, not an answer
         if labelled and _OPTION_HEAD.match(lines[i]):
             continue
-        if i and _WALK_ANNOUNCED.search("\n".join(lines[:i])):
-            continue  # "Let's go through the options:\n\nA. <text> — …": the analysis of one option  # "Option A) matches what we need … the final answer is C": A is judged, C is answered
+        if i and (_WALK_ANNOUNCED.search("\n".join(lines[:i])) or re.search(r"[:：]\s*$", lines[i])):
+            # "Let's go through the options:\n\nA. <text> — …" analyses one option; a line ending with ":" heads
+            # what follows ("A. 眼外肌：" in a reply cut off there): neither answers
+            continue
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled

@@ -65,6 +65,10 @@ REVISION = Vocabulary(
 _ADVERB = r"(?:(?i:absolutely|definitely|clearly|certainly|completely|entirely)\s+)?"
 #: "是正确的" / "这是错误的": a Chinese copula before the verdict word at the start of a reply
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
+#: "The first part of the statement is true": a verdict on part of the statement, not on the statement
+_PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
+#: "true for the first trimester but false later": a verdict that holds for one case, and its opposite for another
+_BUT = re.compile(r"\b(?i:but|while|whereas|yet)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
@@ -83,9 +87,11 @@ _SUBJECT = (
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
 )
-#: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross is left unread (does it
-#: mark the statement or the answer?)
+#: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross agrees with a false verdict
+#: ("**False** ❌": both say the statement is wrong) and is left unread after a true one (does it mark the
+#: statement or the answer?)
 _CHECK = "✅✔✓☑"
+_CROSS = "❌✗✘✖"
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
@@ -116,7 +122,9 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LEADING, first_line))
         elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
             found.append(Statement(_value(start), BARE, text))
-        elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest):
+        elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest) or (
+            not _value(start) and re.match(rf"\s*[{_CROSS}]", rest)
+        ):
             found.append(Statement(_value(start), LEADING, first_line))
     # "This statement is both true and false.", "既正确又错误": no verdict of its own (a Chinese word runs on into 又)
     both_en = rf"\b(?i:both)\s+{word.pattern.replace('?P<', '?P<b_')}\s+(?i:and)\s+{word.pattern}"
@@ -126,11 +134,20 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end())))
     for lead in (_LABEL, subjects):
         for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
-            if _CONDITIONAL.search(text, 0, match.start()):
-                continue  # "judge whether her answer is right", "if it is wrong": a question, not a verdict
-            several = _BOTH.match(text, match.end()) is not None
+            if _CONDITIONAL.search(text, 0, match.start()) or _PART_OF.search(text, 0, match.start()):
+                continue  # "judge whether her answer is right", "the first part of the statement is true": no verdict
+            several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
             found.append(Statement(None if several else _value(match), LABELLED, sentence_at(text, match.start(), match.end())))
     return found
+
+
+def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) -> bool:
+    """Whether the verdict's sentence goes on to the opposite verdict after "but" ("the statement is true for the
+    first trimester but false for later pregnancy"): the reply gives both."""
+    sentence = sentence_at(text, match.start(), match.end())
+    rest = sentence[sentence.find(match.group(0)) + len(match.group(0)) :]
+    turn = _BUT.search(rest)
+    return turn is not None and any(_value(m) != _value(match) for m in word.finditer(rest, turn.end()) if re.match(rf"\s*(?:$|[.,;!，。；！\s])", rest[m.end():]))
 
 
 def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading:
