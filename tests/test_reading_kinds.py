@@ -532,3 +532,80 @@ def test_english_pairs_in_brackets_long_superlatives_and_articles(reply: str, te
 def test_partial_and_split_verdicts_and_crosses(reply: str, expected: object) -> None:
     fmt = TF_ZH if any("\u4e00" <= ch <= "\u9fff" for ch in reply) else TF_EN
     assert read_strict(reply, fmt).value == expected
+
+
+DRUGS = {"A": "Sotalol", "B": "Amiodarone", "C": "Digoxin", "D": "Emergent hemodialysis", "E": "Flecainide"}
+COUGH = {"A": "Increased angiotensin II concentration", "B": "Increased aldosterone secretion", "C": "Blockade of beta-2 receptors",
+         "D": "Decreased degradation of bradykinin", "E": "Direct mast cell degranulation"}
+SKIN = {"A": "Breslow thickness (depth of invasion)", "B": "Diameter of the lesion", "C": "Basal cell carcinoma",
+        "D": "Syndrome of inappropriate antidiuretic hormone secretion", "E": "Hypochloremic, hypokalemic metabolic alkalosis"}
+HERNIAS = {"A": "Indirect inguinal hernia", "B": "Direct inguinal hernia", "C": "Femoral hernia", "D": "Spigelian hernia", "E": "Glaucoma"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # an option's text after a verb with its own letter in brackets: an answer when the reply commits to nothing else
+    ("Its toxicities fit the lungs, thyroid and liver.\n\nSo the drug responsible is amiodarone (B).", DRUGS, "B"),
+    ("The definitive step is emergent hemodialysis (D), but it takes time.\n\nFinal answer: A. Sotalol", DRUGS, "A"),
+    ("Options include a class III drug such as amiodarone (B), or a glycoside such as digoxin (C).", DRUGS, None),
+    ("This is suggestive of amiodarone (C) toxicity.", DRUGS, None),
+    # several letters accepted together, or one given with a hedge
+    ("Amiodarone and sotalol both prolong QT. Both A and B are correct treatments.", DRUGS, None),
+    ("Without an ECG, A or B could both be correct.", DRUGS, None),
+    ("Without an ECG, the answer could be B.", DRUGS, None),
+    # a sentence after the letter that explains another option in its own words
+    ("The answer is B. ACE inhibitors decrease the degradation of bradykinin, which triggers the cough.", COUGH, None),
+    ("The answer is D. ACE inhibitors decrease the degradation of bradykinin, which triggers the cough.", COUGH, "D"),
+    ("The answer is D. Unlike increased aldosterone secretion, this explains the cough.", COUGH, "D"),
+    # the option's text in the frames a diagnosis is stated with
+    ("This patient most likely has the syndrome of inappropriate antidiuretic hormone secretion.\n\nHere's why: …", SKIN, "D"),
+    ("This is a classic presentation of basal cell carcinoma. The pearly papule with rolled borders is typical.", SKIN, "C"),
+    ("The expected finding is a hypochloremic, hypokalemic metabolic alkalosis. Vomiting removes HCl.", SKIN, "E"),
+    ("Depth of invasion (Breslow thickness).", SKIN, "A"),
+    # a letter glossed in brackets; an option heading glossed so is an analysis, and the article "A" is no letter
+    ("E (glaucoma)", HERNIAS, "E"),
+    ("Option A (Indirect inguinal hernia): lateral to the vessels. Not consistent.\n\nOption B (Direct inguinal hernia): medial. "
+     "Consistent.\n\nBest answer: B — Direct inguinal hernia.", HERNIAS, "B"),
+    ("B. Direct inguinal hernia\n\nA direct inguinal hernia pushes through a weak area of the wall.", HERNIAS, "B"),
+])
+def test_english_text_letter_pairs_and_paraphrased_conflicts(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+CLOTTING = {"A": "活化部分凝血活酶时间（APTT）", "B": "血小板计数", "C": "出血时间", "D": "凝血酶时间（TT）", "E": "国际标准化比值（INR）"}
+EMBOLI = {"A": "上肢静脉", "B": "下肢深静脉", "C": "盆腔静脉", "D": "右心房附壁血栓", "E": "脂肪栓子"}
+DIARRHOEA = {"A": "抗菌治疗", "B": "使用止泻药", "C": "应用糖皮质激素", "D": "及时足量补充液体和电解质", "E": "应用血管活性药物"}
+VALVE = {"A": "咯血", "B": "声音嘶哑", "C": "支气管哮喘", "D": "劳力性呼吸困难", "E": "子宫收缩乏力"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter with another option's whole text, bracketed names included; a letter with a longer name holding another's
+    ("答案是A：国际标准化比值（INR）", CLOTTING, None),
+    ("答案是E：国际标准化比值（INR）", CLOTTING, "E"),
+    ("D. 下肢深静脉血栓", EMBOLI, None),
+    ("B\n\n栓子多来自下肢深静脉，也可来自盆腔静脉。", EMBOLI, "B"),
+    # options gone through one per line, each marked: the one checked is the pick
+    ("- A 抗菌治疗：仅为辅助 ❌\n- B 止泻药：不推荐 ❌\n- C 糖皮质激素：无指征 ❌\n- **D 及时足量补液：治疗关键** ✅\n- E 血管活性药物：后用 ❌", DIARRHOEA, "D"),
+    ("- A 抗菌治疗：辅助 ✅\n- B 止泻药：不推荐 ❌\n- C 糖皮质激素：无指征 ❌\n- D 补液：关键 ✅", DIARRHOEA, None),
+    # conclusions in words
+    ("咯血并不是最早出现的症状。所以正确答案应该是劳力性呼吸困难。", VALVE, "D"),
+    ("β受体阻断药禁用于支气管哮喘。本题选项中只有C是禁忌证，其余都是适应证。", VALVE, "C"),
+    ("逐项分析：\nA. 咯血：较晚出现。\nB. 声音嘶哑：少见。\n\n综上，最有意义的鉴别点是D。", VALVE, "D"),
+    ("The most common cause is uterine atony（子宫收缩乏力）— option E. Remember the 4 T's.", VALVE, "E"),
+    ("答案可能是A，也可能是B，取决于教材版本。", VALVE, None),
+    ("因此A和D都有可能是标准答案。", VALVE, None),
+    ("脾的主要生理功能是 **主运化**（E），为后天之本。", {**VALVE, "E": "主运化"}, "E"),
+])
+def test_chinese_names_marks_and_conclusions(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This statement is true in one sense and false in another.", None),
+    ("Therefore the statement is true for some variants and false for others.", None),
+    ("True. Girls are affected more often, partly because of relaxin.", True),
+    ("True. But I am not sure about this.", None),
+    ('```json\n{"statement_verdict": "false", "reasoning": "It has no activity."}\n```', False),
+])
+def test_verdicts_split_by_and_hedges_of_the_explanation_and_verdict_fields(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

@@ -118,6 +118,19 @@ def sentence_at(text: str, start: int, end: int) -> str:
     return text[left : right.start() if right else len(text)]
 
 
+#: doubt about the answer itself, wherever it stands near the answer ("True. But I am not sure."), unlike the words
+#: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
+_DOUBT = re.compile(
+    r"(?i:\b(?:not\s+(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+depends)\b)"
+    r"|不确定|不知道|无法确定|难以确定|不好说"
+)
+
+
+def doubted(text: str) -> bool:
+    """Whether the text doubts its answer in so many words ("not sure", "it depends", "不确定")."""
+    return _DOUBT.search(text) is not None
+
+
 def hedged(sentence: str) -> bool:
     """Whether a sentence qualifies its answer ("maybe C", "partially true", "可能是C"); "最可能的诊断是"
     ("the most likely diagnosis is") names the answer and is no hedge."""

@@ -70,6 +70,8 @@ _NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead
 _SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
 _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rather)\s*[,:]?\s*"
+#: "E (glaucoma)": a leading letter glossed in brackets, in another language or words (no other letter, no "or")
+_GLOSS = re.compile(r"[ \t]*\((?![^()\n]*(?:(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:or|maybe|possibly|not)\b))[^()\n]{1,60}\)[ \t]*(?:$|\.(?:\s|$)|\n)")
 #: what may follow a leading answer: the end, punctuation, a line break
 _AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
@@ -99,7 +101,7 @@ _LABELLED_LETTER = tuple(
         r"\(\s*(?i:option|choice)\s+([A-E])\s*\)(?![^\n.!?]*" + _NOT_IT + r")",
         # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
-        r"(?m:^)(?:(?!" + _NOT_IT + r")[^\n.!?])*?\s[-–—]\s*(?i:option|choice)\s+([A-E])\s*[.!]?[ \t]*$",
+        r"(?m:^)(?:(?!" + _NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
@@ -124,9 +126,19 @@ _LABELLED_LETTER = tuple(
         # ending the reply
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
+        # "综上，最有意义的鉴别点是D。": a conclusion whose verb names a letter ending its sentence
+        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
+        # "本题选项中只有C是禁忌证": the one option that fits
+        r"只有\s*" + _ITEM + r"\s*(?:项|选项)?\s*(?:是|为|符合|正确|对)",
+        # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
+        r"(?:答案|选)(?:可能|也许|或许|大概)(?:是|为)?\s*" + _ITEM,
+        _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
-        # "A和B都可以", "A、B均正确": several options accepted together (read as several, never as the first)
-        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的))",
+        # "A和B都可以", "A、B均正确", "A和D都有可能": several options accepted together (read as several, never as the first)
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
+        # "Both A and E are correct", "A or C could both be correct": several options accepted together
+        r"\b(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|or|&)\s*[A-E]\s+(?i:are|could|may|might|would|seem|can)\b)",
+        _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|are|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)))",
     )
 )
 #: statements that judge one option while the reply reasons ("option C is correct", "C是正确的"): answers only
@@ -142,12 +154,17 @@ _JUDGING_LETTER = tuple(
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
 _IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be|by))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+#: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb, then
+#: words ending with an option's text, then a letter in brackets (read when the text is the letter's own)
+_TEXT_THEN_OWN_LETTER = re.compile(
+    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
+)
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
 #: where the clause after an answer letter ends: a line break, "。", "，", ";", or "." / "," before a space (not the
 #: "." of "7.0")
-_CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|(?<=[^\s.])[.,](?=\s)")
+_CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|,(?!\d)|(?<=[^\s.])\.(?=\s)")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
 _UNTIL_SENTENCE_END = re.compile(r"[^\n。;；!?！？]*")
 #: the next item of a list that an answer's text opens ("X是残气量增加，肺总量增加"): another option named with it
@@ -177,6 +194,12 @@ _ASIDE = re.compile(r"\s*[(（][^()（）\n]{1,80}[)）]")
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
 _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
 _OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
+#: a line opening with an option's letter and its (maybe shortened) text: "A 艾滋病：乙类", "B. Spectrin — …" (not the
+#: article of "A patient …"); three such lines go through the options
+_LETTER_LINE = re.compile(r"^[ \t]*[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z]))[ \t]*\S", re.MULTILINE)
+#: marks that a reply going through the options puts on each: a check on the one it picks, crosses on the rest
+_CHECKS = "✅✔✓√☑"
+_CROSSES = "❌✗✘×✖"
 #: "(A) Central retinal vein occlusion – … Incorrect.", "Option A, propranolol: …": a line that heads the
 #: analysis of one option (two such lines for different options walk through the options)
 _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-–—]|[(\[]([A-E])[)\]])[ \t]*\S", re.MULTILINE)
@@ -226,8 +249,8 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*([^\n.。;；]+)"),
-    re.compile(r"答案[ \t]*(?:是|为|应为)?[ \t]*:?[ \t]*([^\n。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    re.compile(r"答案[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
@@ -242,6 +265,9 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
     re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
+    # "this patient most likely has the <text>", "a classic presentation of <text>", "highly suggestive of <text>"
+    re.compile(r"\b(?i:most\s+likely\s+(?:has|have|is)|(?:classic|typical)\s+(?:presentation|case|picture|constellation)\s+of"
+               r"|(?:highly|strongly)\s+suggestive\s+of|diagnostic\s+of|most\s+consistent\s+with)\s+(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
 )
 
 # Sets of letters (multiple-answer questions)
@@ -317,6 +343,8 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     if not match:
         return None
     letter, rest = match.group(1), text[match.end() :]
+    if letter == "A" and re.match(r" (?!(?:or|and|is|was|vs|because|since|as)\b)[a-z]", rest):
+        return None  # the article: "A direct inguinal hernia occurs when …"
     own = clean_text(option_texts.get(letter, ""))
     rest_clean = clean_text(rest.lstrip(".:)]，。：,-–— \t"))
     if rest_clean.startswith("(") and rest_clean.endswith(")"):
@@ -324,12 +352,15 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
-    named = option_by_text(rest_clean.split("\n", 1)[0], option_texts)
+    same_line = rest.split("\n", 1)[0].lstrip(".:)]，。：,-–— \t")  # "D. 下肢深静脉血栓" when 下肢深静脉 is B
+    named = option_by_text(rest_clean.split("\n", 1)[0], option_texts) or _other_text_in(
+        _CLAUSE_END.split(same_line, 1)[0], letter, option_texts
+    ) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
-    if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)):
+    if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)) or _GLOSS.match(rest):
         return Statement(letter, LEADING, first_line)
     return None
 
@@ -339,7 +370,8 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     the letter and the text then disagree."""
     join = _LETTER_TEXT_JOIN.match(text, end)
     rest = _UNTIL_SENTENCE_END.match(text, join.end() if join else end)
-    span = rest.group(0).strip().rstrip(")") if rest else ""
+    span = rest.group(0).strip() if rest else ""
+    span = span[:-1] if span.endswith(")") and span.count(")") > span.count("(") else span  # "C (text)": not the text's own ")"
     named = option_by_text(span, option_texts) if span else None
     if named is None and span:
         named = _other_text_in(_CLAUSE_END.split(span, 1)[0], letter, option_texts)
@@ -352,8 +384,10 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
     clause = clean_text(clause)
     own = clean_text(option_texts.get(letter, ""))
-    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|而非|不是|并非|排除", clause):
+    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|\b(?i:unlike|whereas|although)\b|而非|不是|并非|排除|不同于", clause):
         return None
+    if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
+        return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
     found = [other for other, option in option_texts.items() if other != letter and len(t := clean_text(option)) >= 2
              and not _LETTERS_ONLY.fullmatch(t) and re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", clause)]
     return found[0] if len(found) == 1 else None
@@ -376,10 +410,37 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
     if _SEVERAL.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())):
         return Statement(None, rule, sentence)
-    other = _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
+    other = (
+        _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
+        or _explained_as_other(text, match.end(), letter, option_texts)
+    )
     if other is not None:
         return Statement(None, rule, sentence, f"{CONFLICT}: {letter} with the text of {other}")
     return Statement(letter, rule, sentence)
+
+
+#: English words too common to tell options apart
+_COMMON_WORDS = frozenset("with without from that this which their there than into about after before other also only more less most "
+                          "acute chronic patient patients disease syndrome".split())
+
+
+def _stems(text: str) -> set[str]:
+    """The content words of an English text, cut to six letters ("decreased", "decrease" -> "decrea")."""
+    return {w[:6] for w in re.findall(r"[a-z][a-z0-9-]{3,}", text.lower()) if w not in _COMMON_WORDS}
+
+
+def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option that the sentence after an English answer letter explains in its own words when the letter is another
+    ("The answer is B. ACE inhibitors decrease the degradation of bradykinin" when B is "Increased aldosterone
+    secretion" and D "Decreased degradation of bradykinin"): every content word of that option and not all of the
+    letter's own. Nothing when the sentence sets the option aside ("unlike …") or fits several options."""
+    window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
+    if re.search(_NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b", window):
+        return None
+    said = _stems(window)
+    own = _stems(option_texts.get(letter, ""))
+    fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
+    return fits[0] if len(fits) == 1 and not own <= said else None
 
 
 def _labelled(
@@ -421,6 +482,23 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         named = option_by_text(rest.group(0) if rest else "", option_texts)
         if named == letter:
             yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
+
+
+def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    """"the drug responsible is amiodarone (B)", "highly suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）":
+    an option's text after a verb, with its letter in brackets. Reasoning names options so too ("the definitive
+    treatment is emergent hemodialysis (D). However, …"), so these answer only a reply that commits to nothing else;
+    a sentence naming two options so names several, and a letter after another option's text names neither."""
+    for match in _TEXT_THEN_OWN_LETTER.finditer(text):
+        letter, words = match.group(2), clean_text(match.group(1))
+        sentence = sentence_at(text, match.start(), match.end())
+        ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?:^|(?<![a-z0-9])){re.escape(t)}$", words)]
+        if not ends or _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
+            continue
+        others = {m.group(1) for m in _TEXT_THEN_LETTER.finditer(sentence)} - {letter}
+        why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
+        why = f"{SEVERAL} named with their letters: {letter}, {', '.join(sorted(others))}" if others else why
+        yield Statement(None if why else letter, OPTION_TEXT, sentence, why)
 
 
 def _sentence_before(text: str, start: int) -> str:
@@ -481,6 +559,15 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose whole text the sentence is, alone or with another name for it in brackets ("Vitamin B6
     (pyridoxine)", "Pyridoxine (vitamin B6)"); None when it is no option's, or the two names are two options'."""
     texts = {clean_text(t): letter for letter, t in option_texts.items() if clean_text(t)}
+    # an option "Breslow thickness (depth of invasion)" is named by its names swapped, or by its first name when no
+    # other option starts with it ("Vitamin B12 (oral)" and "Vitamin B12 (intramuscular)" share theirs)
+    for text, letter in list(texts.items()):
+        named = _NAME_AND_ASIDE.match(text)
+        if named is None or re.search(_NOT_IT + r"|\b(?i:or|and|vs)\b", text):
+            continue
+        texts.setdefault(f"{named.group(2)} ({named.group(1)})", letter)
+        if sum(other.startswith(named.group(1)) for other in texts) == 1:
+            texts.setdefault(named.group(1), letter)
     whole = clean_text(sentence)
     whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
     aside = _NAME_AND_ASIDE.match(whole)
@@ -551,23 +638,27 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     return text
 
 
-def walks_through_options(text: str, option_texts: Mapping[str, str]) -> bool:
+def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.",
-    "A 艾滋病：乙类\nB 传染性非典型肺炎：乙类")."""
+    "A 艾滋病：乙类\nB 流行性感冒：丙类\nC …")."""
     heads = {m.group(1) or m.group(2) for m in _OPTION_HEAD.finditer(text)}
     line_heads = {m.group(1) or m.group(2) for m in _LINE_HEAD.finditer(text)}
     return (
         echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
-        or len({letter for line in text.split("\n") if (letter := _own_text_line(line, option_texts))}) >= 2
+        or len(set(_LETTER_LINE.findall(text))) >= 3
     )
 
 
-def _own_text_line(line: str, option_texts: Mapping[str, str]) -> str | None:
-    """The letter of a line that opens with a letter and that option's own text ("A 艾滋病：乙类", "C. Spectrin —
-    …"): in a reply with two such lines, the options are gone through one by one."""
-    match = re.match(r"\s*[(\[]?([A-E])[)\]]?[ \t]*[:.)、]?[ \t]*", line)
-    own = clean_text(option_texts.get(match.group(1), "")) if match else ""
-    return match.group(1) if own and clean_text(line[match.end() :]).startswith(own) else None
+def _marked_pick(text: str) -> Statement | None:
+    """Options gone through one per line, each marked: the one line with a check mark among lines with crosses is
+    the pick ("A 抗菌治疗：仅为辅助 ❌ … D 及时足量补液：治疗关键 ✅")."""
+    checked, crossed = set(), set()
+    for match in _LETTER_LINE.finditer(text):
+        line = text[match.start() : text.find("\n", match.start()) % (len(text) + 1)]
+        checked |= {match.group(1)} if re.search(f"[{_CHECKS}]", line) else set()
+        crossed |= {match.group(1)} if re.search(f"[{_CROSSES}]", line) else set()
+    picks = checked - crossed
+    return Statement(picks.pop(), FINAL, text) if len(picks) == 1 and len(checked) == 1 and crossed else None
 
 
 def answers_other_questions(text: str) -> bool:
@@ -591,7 +682,7 @@ def letter_statements(
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
-    walk = walks_through_options(text, option_texts)
+    walk = walks_through_options(text)
     if labelled and (judging or walk):
         labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
     elif not walk:
@@ -599,7 +690,7 @@ def letter_statements(
     lines = text.split("\n")
     found = []
     for i in range(1 if labelled else len(lines)):
-        if walk and (_OPTION_LINE.match(lines[i]) or _own_text_line(lines[i], option_texts)):
+        if walk and (_OPTION_LINE.match(lines[i]) or _LETTER_LINE.match(lines[i])):
             continue  # a line of the repeated option list, not an answer
         if labelled and _OPTION_HEAD.match(lines[i]):
             continue
@@ -610,6 +701,10 @@ def letter_statements(
         start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
         found += [start] if start else []
     found += labelled
+    if walk and not found:
+        found += [pick] if (pick := _marked_pick(text)) else []
+    if not any(s.value for s in found):
+        found += _text_letter_pairs(text, option_texts)
     if not any(s.value for s in found):
         found += _named_by_text(text, option_texts)
     elif not walk:  # a letter, then (in its sentence or after it) an answer named by another option's text: no commitment

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from medprobe.parsing.base import Revision
 from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
-from medprobe.parsing.reply_text import sentence_at
+from medprobe.parsing.reply_text import doubted, sentence_at
 from medprobe.parsing.strict_letters import Statement, decide, letter_statements, says_none_is_right
 
 #: a verdict word ends here: no letter, digit or hyphen follows (Chinese may close it with 的)
@@ -68,7 +68,7 @@ _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 #: "The first part of the statement is true": a verdict on part of the statement, not on the statement
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
 #: "true for the first trimester but false later": a verdict that holds for one case, and its opposite for another
-_BUT = re.compile(r"\b(?i:but|while|whereas|yet)\b|但|而")
+_BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
@@ -124,8 +124,10 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(_value(start), BARE, text))
         elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest) or (
             not _value(start) and re.match(rf"\s*[{_CROSS}]", rest)
-        ):
-            found.append(Statement(_value(start), LEADING, first_line))
+        ):  # its sentence is the one a hedge would qualify ("True. … partly because …" hedges nothing), unless the
+            # paragraph doubts the answer in so many words ("True. But I am not sure.")
+            sentence = first_line if doubted(first_line) else sentence_at(text, start.start(), start.end())
+            found.append(Statement(_value(start), LEADING, sentence))
     # "This statement is both true and false.", "既正确又错误": no verdict of its own (a Chinese word runs on into 又)
     both_en = rf"\b(?i:both)\s+{word.pattern.replace('?P<', '?P<b_')}\s+(?i:and)\s+{word.pattern}"
     both_zh = rf"既\s*(?:是)?(?:(?P<b_f>{vocab.false})|(?P<b_t>{vocab.true}))\s*又\s*(?:是)?{word.pattern}"
