@@ -609,3 +609,70 @@ def test_chinese_names_marks_and_conclusions(reply: str, texts: dict, expected: 
 ])
 def test_verdicts_split_by_and_hedges_of_the_explanation_and_verdict_fields(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+HYPERCALCAEMIA = {"A": "Hypocalcemia", "B": "Hypercalcemia", "C": "Decreased serum ACE", "D": "Positive c-ANCA", "E": "Secretion of PTH-related peptide"}
+LYSIS = {"A": "Hyperkalemia, hyperphosphatemia, hypocalcemia, hyperuricemia", "B": "Hypokalemia, hyperphosphatemia, hypocalcemia",
+         "C": "Long-term supplemental oxygen therapy", "D": "Intravenous sodium bicarbonate", "E": "Canalith repositioning (Epley) maneuver"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter after what the question asks, then a comma and its text
+    ("Based on the information provided, the most likely mechanism is E, secretion of PTH-related peptide (PTHrP).", HYPERCALCAEMIA, "E"),
+    # a conclusion judging one option right, after an analysis of each
+    ("A. Hypocalcemia — the opposite. Incorrect.\nB. Hypercalcemia — calcitriol from granulomas. Correct.\n"
+     "C. Decreased serum ACE — it rises. Incorrect.\n\nTherefore, B is correct.", HYPERCALCAEMIA, "B"),
+    # an opening line that is only a letter and its text, before a list of why not the others
+    ("**B. Hypercalcemia**\n\nGranulomas make calcitriol.\n\n**Why not the others?**\n- **A. Hypocalcemia** – the opposite.\n"
+     "- **C. Decreased serum ACE** – it rises.\n- **D. Positive c-ANCA** – vasculitis.", HYPERCALCAEMIA, "B"),
+    ("Option-by-option:\n\nA. Hypocalcemia — no.\nB. Hypercalcemia — yes.\nC. Decreased serum ACE — no.\n\nCorrect answer: B", HYPERCALCAEMIA, "B"),
+    # what the question asks, in the reply's own words, with the letter in brackets
+    ("Conclusion: The most appropriate next step is IV sodium bicarbonate (D).", LYSIS, "D"),
+    ("So the best answer would be both A and B — the acute change (B) on top of the old one (A).", LYSIS, None),
+    # a list written with "and", and a text named as the intervention most likely to help
+    ("Hyperkalemia, hyperphosphatemia, hypocalcemia, and hyperuricemia — the classic pattern.", LYSIS, "A"),
+    ("Long-term supplemental oxygen therapy is the intervention most likely to reduce mortality.", LYSIS, "C"),
+    # an answer taken back after "looking again"
+    ("The answer is D.\n\nWait — looking again, the core antibody is negative.\n\nSo the correct answer is B.", LYSIS, "B"),
+])
+def test_english_letters_after_commas_conclusions_and_opening_lines(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+UREA = {"A": "肾", "B": "脑", "C": "肌肉", "D": "肝", "E": "小肠"}
+KARYOTYPES = {"A": "t(9;22)", "B": "t(15;17)", "C": "t(8;21)", "D": "inv(16)", "E": "t(8;14)"}
+JOINTS = {"A": "远端指间关节", "B": "近端指间关节、掌指关节及腕关节", "C": "膝关节", "D": "髋关节", "E": "脊柱小关节"}
+STATS = {"A": "犯第Ⅱ类错误的概率", "B": "检验效能", "C": "允许犯第Ⅰ类错误的最大概率", "D": "可信度", "E": "P值"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a one-character option named by a short word after another letter
+    ("答案是A，肝脏。鸟氨酸循环在肝细胞中进行。", UREA, None),
+    ("答案是D，肝脏。", UREA, "D"),
+    # option texts holding ";" and "、…及…"
+    ("答案：C. t(15;17)\n\n该患者为急性早幼粒细胞白血病。", KARYOTYPES, None),
+    ("答案：B. t(15;17)", KARYOTYPES, "B"),
+    ("类风湿关节炎最常累及的是近端指间关节、掌指关节和腕关节。", JOINTS, "B"),
+    ("答案是A。类风湿关节炎最常累及近端指间关节、掌指关节及腕关节。", JOINTS, None),
+    # "最大概率" is no hedge ("大概")
+    ("选择C项，α为允许犯Ⅰ型错误的最大概率。", STATS, "C"),
+    # several letters accepted, with "我觉得" between; other options set aside under "其他选项"
+    ("题目没有说明时间，A和E我觉得都可以。", STATS, None),
+    ("### 答案\n**E**\n\n### 解析\n其他选项：A、D为辅助措施；B、C无依据。", STATS, "E"),
+    # a conclusion naming the letter a table row matches; an answer taken back with "再想一想"
+    ("| 分度 | 氧合指数 |\n|---|---|\n| 中度 | 100～200 |\n\n因此中度对应 **B**。", STATS, "B"),
+    ("答案是B……不对，再想一想。特异性最高的应是抗Sm抗体。所以最终答案是D。", STATS, "D"),
+])
+def test_chinese_short_names_lists_and_conclusions(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('"Alcohol-based sanitizers kill spores." — False.\n\nAlcohol is not sporicidal.', False),
+    ("So the statement is correct about the recessive part but not about the autosomal part.", None),
+    ("The claim is false because PMR is not a myopathy: pain rather than true weakness, and CK is normal.", False),
+    ('```json\n{"statement_is_true": false, "reason": "It is autosomal recessive."}\n```', False),
+])
+def test_quoted_statements_with_a_dash_qualified_verdicts_and_boolean_fields(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

@@ -51,7 +51,7 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
-_LEFT = r"(?<![A-Za-z0-9'])"
+_LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
 _ASKED_IS = (
@@ -59,8 +59,11 @@ _ASKED_IS = (
     r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,6}?"
     r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
 )
-#: "the most characteristic serum marker is CA 19-9 (option B)": an option's text and its letter, as what is asked
+#: "the most characteristic serum marker is CA 19-9 (option B)": an option's text (or its own words for it: "the most
+#: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked
 _ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+#: words that bring in more options than the one bracketed: another letter, "both", "either"
+_NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
 #: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
 _ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
@@ -75,6 +78,9 @@ _GLOSS = re.compile(r"[ \t]*\((?![^()\n]*(?:(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i
 #: what may follow a leading answer: the end, punctuation, a line break
 _AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
+#: "a, b, and c" is the list "a, b, c" (and "甲、乙及丙" / "甲、乙与丙" the list "甲、乙和丙")
+_LIST_AND = re.compile(r",\s*and\s+")
+_LIST_ZH_AND = re.compile(r"(、[^、，,。]*?)[及与]")
 
 #: before "option:" / "option is" these words announce a walk through the options, not an answer
 #: ("each option:\nA. …", "the first option is A: …")
@@ -90,11 +96,13 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        # "Therefore, A is correct.": a conclusion judging one option right
+        r"\b(?i:therefore|thus|hence|so|in\s+conclusion|overall)\b,?\s+" + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best))\b",
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
         # "Therefore the most likely diagnosis is E.", "the most appropriate next step would be D) <text>": what the
         # question asks, named by a letter ending the sentence or heading its text ("the most likely cause is
         # E. coli" names a germ, not option E)
-        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—]))",
+        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
         r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r")[^\n.!?])*?"
@@ -115,7 +123,7 @@ _LABELLED_LETTER = tuple(
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
-        r"选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
+        r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
         r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
         # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项")
@@ -127,7 +135,7 @@ _LABELLED_LETTER = tuple(
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         # "综上，最有意义的鉴别点是D。": a conclusion whose verb names a letter ending its sentence
-        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
+        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         # "本题选项中只有C是禁忌证": the one option that fits
         r"只有\s*" + _ITEM + r"\s*(?:项|选项)?\s*(?:是|为|符合|正确|对)",
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
@@ -135,7 +143,7 @@ _LABELLED_LETTER = tuple(
         _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
         _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
         # "A和B都可以", "A、B均正确", "A和D都有可能": several options accepted together (read as several, never as the first)
-        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
         r"\b(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|or|&)\s*[A-E]\s+(?i:are|could|may|might|would|seem|can)\b)",
         _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|are|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)))",
@@ -166,7 +174,7 @@ _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
 #: "." of "7.0")
 _CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|,(?!\d)|(?<=[^\s.])\.(?=\s)")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
-_UNTIL_SENTENCE_END = re.compile(r"[^\n。;；!?！？]*")
+_UNTIL_SENTENCE_END = re.compile(r"(?:\([^()\n]*\)|[^\n。;；!?！？])*")
 #: the next item of a list that an answer's text opens ("X是残气量增加，肺总量增加"): another option named with it
 _NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,、]+)")
 #: "riboflavin (C)": an option text followed by a letter in brackets
@@ -224,6 +232,8 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
     # a conclusion ending the reply: "The right coronary artery is the most likely culprit vessel."
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
+    # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice"
+    re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+)\b"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
@@ -240,9 +250,9 @@ _ZH_VERB_ENDS = "是为于及用选"
 #: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "不对，更正一下"
 #: ("Wait, let me reconsider. Final answer: A" after "Final answer: D" takes nothing back: two answers)
 _RETRACTION = re.compile(
-    r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
-    r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
+    r"|I\s+(?:made\s+a\s+mistake|was\s+wrong)|looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -312,7 +322,8 @@ class Statement:
 def clean_text(text: str) -> str:
     """Lower-cased text without surrounding whitespace and trailing punctuation, in one width (NFKC: the reply is
     read folded, "（储存铁）" and "Na⁺" as "(储存铁)" and "Na+", so an option's text is compared folded too)."""
-    return _TRAILING.sub("", unicodedata.normalize("NFKC", text).strip()).strip().lower()
+    folded = _TRAILING.sub("", unicodedata.normalize("NFKC", text).strip()).strip().lower()
+    return _LIST_ZH_AND.sub(r"\1和", _LIST_AND.sub(", ", folded))
 
 
 def echoes_options(text: str, *, numbered: bool = False) -> bool:
@@ -360,7 +371,7 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
-    if _AFTER_LEADING.match(rest) or (own and rest.strip().lower().startswith(own)) or _GLOSS.match(rest):
+    if _AFTER_LEADING.match(rest) or (own and clean_text(rest).startswith(own)) or _GLOSS.match(rest):
         return Statement(letter, LEADING, first_line)
     return None
 
@@ -378,6 +389,10 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     return named if named is not None and named != letter else None
 
 
+#: a clause of a few Chinese characters ("肝脏"): a one-character option's text in it ("肝") is the name it gives
+_SHORT_NAME = re.compile(r"[\u4e00-\u9fff]{1,3}")
+
+
 def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The one other option whose whole text the clause after a letter holds, without the letter's own text
     ("答案是D：空腹血糖≥7.0 mmol/L" when ≥7.0 mmol/L is C): the letter and its text disagree. None when the clause
@@ -388,7 +403,7 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
         return None
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
-    found = [other for other, option in option_texts.items() if other != letter and len(t := clean_text(option)) >= 2
+    found = [other for other, option in option_texts.items() if other != letter and (len(t := clean_text(option)) >= 2 or _SHORT_NAME.fullmatch(clause))
              and not _LETTERS_ONLY.fullmatch(t) and re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", clause)]
     return found[0] if len(found) == 1 else None
 
@@ -420,8 +435,7 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
 
 
 #: English words too common to tell options apart
-_COMMON_WORDS = frozenset("with without from that this which their there than into about after before other also only more less most "
-                          "acute chronic patient patients disease syndrome".split())
+_COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
 
 def _stems(text: str) -> set[str]:
@@ -463,8 +477,9 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
     for match in _ASKED_TEXT_LETTER.finditer(text):
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
-        if named == letter:
-            yield Statement(letter, LABELLED, sentence)
+        if named == letter or (named is None and not _NAMES_OTHERS.search(match.group(1))
+                               and {m.group(1) for m in _TEXT_THEN_LETTER.finditer(sentence)} == {letter}):
+            yield Statement(letter, LABELLED, sentence)  # "the most appropriate next step is IV sodium bicarbonate (D)"
         elif named is not None:
             yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
     for match in _ASKED_TEXT_LETTER_ZH.finditer(text):
@@ -589,8 +604,8 @@ def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator
     """A Chinese clause that asks the question's superlative and ends with one option's whole text after a verb
     ("类风湿关节炎最常累及<text>", "最常见于<text>"): it names that option (never in a clause that rules it out)."""
     texts = {letter: t for letter, option in option_texts.items() if len(t := clean_text(option)) >= 2}
-    for clause in _ZH_CLAUSE.split(text):
-        clause = clean_text(clause)
+    for raw in _ZH_CLAUSE.split(text):
+        clause = clean_text(raw)
         top = clause.find("最")
         if top < 0 or _RULED_OUT.search(clause):
             continue
@@ -600,7 +615,7 @@ def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator
             and not re.search("[不非未无]", clause[: -len(t)])  # "最不常累及<text>"
         ]
         if ends:
-            yield Statement(max(ends, key=lambda letter: len(texts[letter])), OPTION_TEXT, clause)
+            yield Statement(max(ends, key=lambda letter: len(texts[letter])), OPTION_TEXT, raw)
 
 
 def says_none_is_right(text: str, option_texts: Mapping[str, str]) -> Statement | None:
@@ -649,6 +664,26 @@ def walks_through_options(text: str) -> bool:
     )
 
 
+_NUMBERED_LINE = re.compile(r"\s*[1-5]\s*[).:]")
+
+
+def _bare_line(line: str, option_texts: Mapping[str, str]) -> str | None:
+    """The letter of a line that is only a letter and its own option's text ("B. Hypercalcemia")."""
+    match = re.match(r"\s*[(\[]?([A-E])[)\]]?[ \t]*[:.)、]?[ \t]*", line)
+    own = clean_text(option_texts.get(match.group(1), "")) if match else ""
+    return match.group(1) if own and clean_text(line[match.end() :]) == own else None
+
+
+def _heads_alone(lines: Sequence[str], option_texts: Mapping[str, str]) -> bool:
+    """The reply opens with a line that is only a letter and its option's text, and no other line is one: the
+    answer, before an explanation that goes through the other options ("**B. Hypercalcemia**\n\n… Why not the
+    others?\n- A. Hypocalcemia – …")."""
+    return (
+        _bare_line(lines[0], option_texts) is not None and not any(_bare_line(line, option_texts) for line in lines[1:])
+        and len({line.strip()[:1] for line in lines if _NUMBERED_LINE.match(line)}) < 2  # not an option list renumbered
+    )
+
+
 def _marked_pick(text: str) -> Statement | None:
     """Options gone through one per line, each marked: the one line with a check mark among lines with crosses is
     the pick ("A 抗菌治疗：仅为辅助 ❌ … D 及时足量补液：治疗关键 ✅")."""
@@ -690,7 +725,7 @@ def letter_statements(
     lines = text.split("\n")
     found = []
     for i in range(1 if labelled else len(lines)):
-        if walk and (_OPTION_LINE.match(lines[i]) or _LETTER_LINE.match(lines[i])):
+        if walk and (_OPTION_LINE.match(lines[i]) or _LETTER_LINE.match(lines[i])) and not (i == 0 and _heads_alone(lines, option_texts)):
             continue  # a line of the repeated option list, not an answer
         if labelled and _OPTION_HEAD.match(lines[i]):
             continue

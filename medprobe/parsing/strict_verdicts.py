@@ -68,6 +68,8 @@ _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 #: "The first part of the statement is true": a verdict on part of the statement, not on the statement
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
 #: "true for the first trimester but false later": a verdict that holds for one case, and its opposite for another
+#: what limits a verdict to a case: "true for …", "false in …", "correct about …"
+_QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
@@ -86,6 +88,7 @@ _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
+    r'|"…"\s*[-–—:：]\s*'
 )
 #: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross agrees with a false verdict
 #: ("**False** ❌": both say the statement is wrong) and is left unread after a true one (does it mark the
@@ -144,12 +147,17 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
 
 
 def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) -> bool:
-    """Whether the verdict's sentence goes on to the opposite verdict after "but" ("the statement is true for the
-    first trimester but false for later pregnancy"): the reply gives both."""
+    """Whether the verdict's sentence goes on to the opposite verdict after "but" or "and" ("the statement is true for
+    the first trimester but false for later pregnancy", "correct about the recessive part but not about the autosomal
+    part"): the reply gives both. A verdict word used as an adjective ("rather than true weakness") is none."""
     sentence = sentence_at(text, match.start(), match.end())
     rest = sentence[sentence.find(match.group(0)) + len(match.group(0)) :]
-    turn = _BUT.search(rest)
-    return turn is not None and any(_value(m) != _value(match) for m in word.finditer(rest, turn.end()) if re.match(rf"\s*(?:$|[.,;!，。；！\s])", rest[m.end():]))
+    for turn in _BUT.finditer(rest):
+        if re.match(rf"\s*(?:(?i:not)|不)\s*{_QUALIFIER}", rest[turn.end() :]):
+            return True
+        if any(_value(m) != _value(match) for m in word.finditer(rest, turn.end()) if re.match(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})", rest[m.end() :])):
+            return True
+    return False
 
 
 def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading:
