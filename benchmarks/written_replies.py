@@ -59,7 +59,7 @@ def measure(path: Path) -> Counter[str]:
 
 def main() -> None:
     print(f"{'set':6} {'kind':4} {'seen':5} {'replies':>7} {'answerable':>10} {'read':>5} {'false reads':>11} {'misses':>13}")
-    for path in sorted(SETS.glob("*.jsonl")):
+    for path in sorted(SETS.glob("*.jsonl"), key=lambda p: (p.stem.split("-")[0], int(p.stem.split("-")[1]))):
         counts = measure(path)
         for kind in sorted({key.split()[0] for key in counts}):
             answerable = counts[f"{kind} answerable"]

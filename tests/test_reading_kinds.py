@@ -676,3 +676,68 @@ def test_chinese_short_names_lists_and_conclusions(reply: str, texts: dict, expe
 ])
 def test_quoted_statements_with_a_dash_qualified_verdicts_and_boolean_fields(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+MURMURS = {"A": "Aortic stenosis", "B": "Mitral valve prolapse", "C": "Hypertrophic cardiomyopathy", "D": "Ventricular septal defect",
+           "E": "Carboprost tromethamine"}
+NOSE = {"A": "Kiesselbach plexus", "B": "Sphenopalatine artery", "C": "Methylergonovine", "D": "Anterior ethmoidal artery", "E": "Nasopharynx"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a sentence ending with an option's text, a comma and its letter
+    ("A VSD (D) is holosystolic.\n\nTogether with the syncope, this points to hypertrophic cardiomyopathy, option C.", MURMURS, "C"),
+    ("Together with the syncope, this points to mitral valve prolapse, option C.", MURMURS, None),
+    # a conclusion line with a bare bracketed letter; one naming three options names several
+    ("A. Aortic stenosis — no.\nB. Mitral valve prolapse — no.\nE. Carboprost tromethamine — contraindicated.\n\n"
+     "Conclusion: Carboprost (E) should be avoided.", MURMURS, "E"),
+    ("So the bleeding comes from Kiesselbach plexus (A), but it is fed by the sphenopalatine artery (B) and the anterior "
+     "ethmoidal artery (D). Options A, B, and D are therefore all correct.", NOSE, None),
+    # a short name after the letter that belongs to another option
+    ("The answer is B, carboprost.\n\nIt causes bronchospasm.", MURMURS, None),
+    ("The answer is E, carboprost.", MURMURS, "E"),
+    # one case of a conditional is no answer, and "either A or B" names two
+    ("If the child is stable → an enema (A).\nIf there is peritonitis → mitral valve prolapse (B).\n\n"
+     "So the next step would be either A or B depending on the surgeons.", MURMURS, None),
+    # "first-line" rules nothing out
+    ('{"step_by_step_thinking": "First-line therapy is methylergonovine 0.2 mg.", "answer_choice": "A"}', NOSE, None),
+    # an answer taken back after "However, looking again"
+    ("The answer is A.\n\nHowever, looking again at the labs, potassium is low.\n\nSo the correct answer is E.", MURMURS, "E"),
+    ("Most likely: **hypertrophic cardiomyopathy**, i.e. option **C**.", MURMURS, "C"),
+])
+def test_english_comma_letters_conclusion_lines_short_names_and_conditions(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+OVARY = {"A": "破裂", "B": "感染", "C": "恶变", "D": "蒂扭转", "E": "冠状动脉瘤"}
+INFLAMMATION = {"A": "纤维素性炎", "B": "化脓性炎", "C": "出血性炎", "D": "浆液性炎", "E": "骨髓小粒可染铁消失"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # options gone through with "选项A 破裂：" lines, then a conclusion
+    ("选项A 破裂：不是最常见。\n选项B 感染：较少见。\n选项C 恶变：不是最常见。\n选项D 蒂扭转：最常见。\n\n结论：D", OVARY, "D"),
+    ("选项A 破裂：活动期 ✗\n选项B 感染：活动期 ✗\n选项D 蒂扭转：初期 ✓\n\n所以选D。", OVARY, "D"),
+    # a superlative, a double dash, the letter and its own text
+    ("诊断：川崎病。最严重的并发症——**E. 冠状动脉瘤**。", OVARY, "E"),
+    # a text in quotes or after 【答案】; the question restated as "…的是"
+    ("正确答案是“骨髓小粒可染铁消失”，这是最可靠的指标。", INFLAMMATION, "E"),
+    ("【答案】纤维素性炎\n【解析】以纤维素渗出为主。", INFLAMMATION, "A"),
+    ("大叶性肺炎属于的是纤维素性炎。", INFLAMMATION, "A"),
+    ("需要注意的是化脓性炎少见。", INFLAMMATION, None),
+    # an answer taken back with "等一下，我需要更正一下"
+    ("答案是B。\n\n等一下，我需要更正一下：所以正确答案应该是A，纤维素性炎。", INFLAMMATION, "A"),
+    # "即选项A" inside an aside is no answer; "选项A（感染）是正确的" is one
+    ("正确答案：D. 蒂扭转\n\n后囟在生后6~8周闭合（即选项A描述的是后囟）。", OVARY, "D"),
+    ("选项B（感染）是正确的。", OVARY, "B"),
+])
+def test_chinese_option_lines_dashes_quotes_and_retractions(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Simple seizures are benign, so in that sense the statement is false. In some cases it can be true.", None),
+    ("It is largely true for the acute setting, with caveats.\n\nSo for exam purposes: **True**.", True),
+    ('```json\n{"statement_evaluation": "false", "rationale": "Defibrillate first."}\n```', False),
+])
+def test_verdicts_in_a_sense_for_exam_purposes_and_evaluation_fields(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

@@ -104,7 +104,7 @@ def normalise(text: str, *, cut: bool = True) -> str:
 _HEDGE = re.compile(
     r"(?i:\b(?:maybe|perhaps|possibly|probably|might|could\s+be|may\s+be|not\s+sure|unsure|uncertain|"
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
-    r"hard\s+to\s+say|it\s+depends|either|partially|partly|somewhat|mostly|not\s+certain|"
+    r"hard\s+to\s+say|it\s+depends|either|in\s+(?:a|that|this|one|some)\s+sense|in\s+some\s+cases|partially|partly|somewhat|mostly|not\s+certain|"
     r"(?:can't|cannot|can\s+not)\s+(?:confirm|say|tell|be\s+sure)\s+(?:whether|if))\b)"
     r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全"
 )
@@ -121,7 +121,7 @@ def sentence_at(text: str, start: int, end: int) -> str:
 #: doubt about the answer itself, wherever it stands near the answer ("True. But I am not sure."), unlike the words
 #: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
 _DOUBT = re.compile(
-    r"(?i:\b(?:not\s+(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+depends)\b)"
+    r"(?i:\b(?:not\s+(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
     r"|不确定|不知道|无法确定|难以确定|不好说"
 )
 

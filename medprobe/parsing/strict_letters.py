@@ -96,6 +96,11 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
+        r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
+        r"即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
+        # "Options A, B, and D are all correct": several options named together (read as several)
+        r"\b(?i:options|choices)\s+" + _ITEM + r"(?=\s*(?:,|and|or|&))",
         # "Therefore, A is correct.": a conclusion judging one option right
         r"\b(?i:therefore|thus|hence|so|in\s+conclusion|overall)\b,?\s+" + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best))\b",
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
@@ -105,8 +110,8 @@ _LABELLED_LETTER = tuple(
         _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
-        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r")[^\n.!?])*?"
-        r"\(\s*(?i:option|choice)\s+([A-E])\s*\)(?![^\n.!?]*" + _NOT_IT + r")",
+        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)|\b(?i:both|either)\b)[^\n.!?])*?"
+        r"\(\s*(?:(?i:option|choice)\s+)?([A-E])\s*\)(?![^\n.!?]*(?:" + _NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)))",
         # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
         r"(?m:^)(?:(?!" + _NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
@@ -146,6 +151,8 @@ _LABELLED_LETTER = tuple(
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
         r"\b(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|or|&)\s*[A-E]\s+(?i:are|could|may|might|would|seem|can)\b)",
+        r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
+        r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
         _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|are|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)))",
     )
 )
@@ -156,17 +163,19 @@ _JUDGING_LETTER = tuple(
     for p in (
         r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
         _LEFT + r"[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right))\b(?!\s+(?i:answer|option|choice))",
-        _LEFT + _ITEM + r"(?:\s*项)?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
+        _LEFT + _ITEM + r"(?:\s*项)?(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
     )
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|\b(?i:is|be|by))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb, then
 #: words ending with an option's text, then a letter in brackets (read when the text is the letter's own)
 _TEXT_THEN_OWN_LETTER = re.compile(
     r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
 )
+#: "…this points to hypertrophic cardiomyopathy, option C.": a sentence ending with an option's text and its letter
+_TEXT_COMMA_OPTION = re.compile(r"([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
@@ -179,6 +188,10 @@ _UNTIL_SENTENCE_END = re.compile(r"(?:\([^()\n]*\)|[^\n。;；!?！？])*")
 _NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,、]+)")
 #: "riboflavin (C)": an option text followed by a letter in brackets
 _TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
+#: a sentence that opens with a condition: what follows holds in that case only
+_CONDITION = re.compile(r"\s*(?:(?i:if|when|unless|in\s+case)\b|如果|若|假如|一旦)")
+#: a letter in brackets, maybe with "option": "(C)", "(option C)", "（选项C）"
+_BRACKETED_LETTER = re.compile(r"[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
     r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:correct|right)"
@@ -192,7 +205,7 @@ _NONE_OF_THEM = re.compile(
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
-    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first|second|third|next|another|other|differential)\b)"
+    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next|another|other|differential)\b)"
     r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一"
 )
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
@@ -204,7 +217,7 @@ _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
 _OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
 #: a line opening with an option's letter and its (maybe shortened) text: "A 艾滋病：乙类", "B. Spectrin — …" (not the
 #: article of "A patient …"); three such lines go through the options
-_LETTER_LINE = re.compile(r"^[ \t]*[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z]))[ \t]*\S", re.MULTILINE)
+_LETTER_LINE = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*|选项[ \t]*)?[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z]))[ \t]*\S", re.MULTILINE)
 #: marks that a reply going through the options puts on each: a check on the one it picks, crosses on the rest
 _CHECKS = "✅✔✓√☑"
 _CROSSES = "❌✗✘×✖"
@@ -251,16 +264,19 @@ _ZH_VERB_ENDS = "是为于及用选"
 #: ("Wait, let me reconsider. Final answer: A" after "Final answer: D" takes nothing back: two answers)
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
-    r"|I\s+(?:made\s+a\s+mistake|was\s+wrong)|looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
+    r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|step|finding|organism|pathogen|drug|medication|mechanism|vessel)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
-    re.compile(r"答案[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
+    # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
+    re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
@@ -337,7 +353,7 @@ def echoes_options(text: str, *, numbered: bool = False) -> bool:
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text the span is, or opens with (the longest such text wins); None when the
     span names no option, or another option's text too."""
-    clean = clean_text(span)
+    clean = clean_text(span).strip("\"'“”‘’「」『』 ")  # "正确答案是“骨髓小粒可染铁消失”"
     texts = {letter: t for letter, option in option_texts.items() if (t := clean_text(option))}
     found = [letter for letter, t in texts.items() if clean == t or (clean.startswith(t) and not clean[len(t)].isalnum())]
     if not clean or not found:
@@ -389,6 +405,8 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     return named if named is not None and named != letter else None
 
 
+#: a short name after an answer letter: one to three words with a long one among them, or a few Chinese characters
+_SHORT_CLAUSE = re.compile(r"(?=.*[a-z\u4e00-\u9fff]{5})[\w\u4e00-\u9fff-]+(?: [\w-]+){0,2}|[\w\u4e00-\u9fff-]*[\u4e00-\u9fff]{2,}[\w\u4e00-\u9fff-]*")
 #: a clause of a few Chinese characters ("肝脏"): a one-character option's text in it ("肝") is the name it gives
 _SHORT_NAME = re.compile(r"[\u4e00-\u9fff]{1,3}")
 
@@ -405,7 +423,15 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
     found = [other for other, option in option_texts.items() if other != letter and (len(t := clean_text(option)) >= 2 or _SHORT_NAME.fullmatch(clause))
              and not _LETTERS_ONLY.fullmatch(t) and re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", clause)]
+    if not found and _SHORT_CLAUSE.fullmatch(clause) and not _holds(own, clause):
+        # "The answer is B, carboprost." when E is "Carboprost tromethamine"; "答案是D，Koplik斑" when C is "麻疹黏膜斑（Koplik斑）"
+        found = [other for other, option in option_texts.items() if other != letter and _holds(clean_text(option), clause)]
     return found[0] if len(found) == 1 else None
+
+
+def _holds(text: str, name: str) -> bool:
+    """Whether an option's text holds a name as whole words ("carboprost" in "carboprost tromethamine")."""
+    return bool(text) and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
 
 
 def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -478,7 +504,7 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
         if named == letter or (named is None and not _NAMES_OTHERS.search(match.group(1))
-                               and {m.group(1) for m in _TEXT_THEN_LETTER.finditer(sentence)} == {letter}):
+                               and {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} == {letter}):
             yield Statement(letter, LABELLED, sentence)  # "the most appropriate next step is IV sodium bicarbonate (D)"
         elif named is not None:
             yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
@@ -489,6 +515,13 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             continue
         why = f"{CONFLICT}: {letter} with the text of {named}" if named not in (None, letter) else ""
         yield Statement(None if why else letter, LABELLED, sentence, why)
+    for match in _TEXT_COMMA_OPTION.finditer(text):
+        letter, words = match.group(2), clean_text(match.group(1))
+        ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?<![a-z0-9]){re.escape(t)}$", words)]
+        sentence = sentence_at(text, match.start(), match.end())
+        if ends and not (_RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence)):
+            why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
+            yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
         if _RULED_OUT.search(_sentence_before(text, match.start())):
@@ -508,9 +541,9 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
         letter, words = match.group(2), clean_text(match.group(1))
         sentence = sentence_at(text, match.start(), match.end())
         ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?:^|(?<![a-z0-9])){re.escape(t)}$", words)]
-        if not ends or _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
-            continue
-        others = {m.group(1) for m in _TEXT_THEN_LETTER.finditer(sentence)} - {letter}
+        if not ends or _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence) or _CONDITION.match(sentence):
+            continue  # also "If there are signs of perforation → emergency laparotomy (B)": one case, not the answer
+        others = {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} - {letter}
         why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
         why = f"{SEVERAL} named with their letters: {letter}, {', '.join(sorted(others))}" if others else why
         yield Statement(None if why else letter, OPTION_TEXT, sentence, why)

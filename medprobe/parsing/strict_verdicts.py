@@ -76,7 +76,7 @@ _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
     r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?i:statement)\s*:\s*"
     r"|(?:答案|结论|(?:判断|回答)(?:结果)?|答)\s*(?:是|为)?\s*:?\s*"
-    r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*"
+    r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*|(?i:for\s+(?:exam|test|board)\s+purposes)\s*[,:]?\s*"
 )
 #: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
 _QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』')

@@ -21,7 +21,7 @@ ANSWER_FIELDS = frozenset(
         "answer", "answer_choice", "final_answer", "choice", "option", "selected_option", "selected_answer",
         "correct_answer", "correct_option", "answer_option", "verdict", "judgement", "judgment", "prediction",
         "statement_is", "the_statement_is", "is_true", "truth_value", "true_or_false", "statement_verdict", "final_verdict",
-        "statement_is_true", "is_correct", "statement_true", "is_statement_true",
+        "statement_is_true", "is_correct", "statement_true", "is_statement_true", "statement_evaluation", "evaluation", "assessment",
         "答案", "正确答案", "选项", "最终答案", "结论", "判断",
     }
 )
