@@ -741,3 +741,53 @@ def test_chinese_option_lines_dashes_quotes_and_retractions(reply: str, texts: d
 ])
 def test_verdicts_in_a_sense_for_exam_purposes_and_evaluation_fields(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+PE = {"A": "D-dimer assay", "B": "Chest x-ray", "C": "Increased serum methylmalonic acid", "D": "Cardiac tamponade", "E": "CT pulmonary angiography"}
+EYES = {"A": "Acute angle-closure glaucoma", "B": "Anterior uveitis", "C": "Intravenous immunoglobulin and high-dose aspirin",
+        "D": "Hyponatremia, hyperkalemia, and hypoglycemia", "E": "Primary open-angle glaucoma"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # "D-dimer", "C-reactive" are words, not letters
+    ("D-dimer is the first test for PE.\n\nAnswer: A. D-dimer assay", PE, "A"),
+    # conclusions in words
+    ("Reticulocytes are low, not high. That leaves C, increased serum methylmalonic acid.", PE, "C"),
+    ("- aldosterone lost → hyponatremia and hyperkalemia\n- cortisol lost → hypoglycemia\n\nThat combination matches option **D**.", EYES, "D"),
+    ("That combination does not match option D.", EYES, None),
+    ("The answer is glaucoma, option E. The eye is hard.", EYES, "E"),
+    ("This patient has cardiac tamponade, as evidenced by Beck's triad.", PE, "D"),
+    ("The most appropriate treatment would be intravenous immunoglobulin together with high-dose aspirin.", EYES, "C"),
+    # a second option put forward after the first
+    ("The best answer is A, D-dimer assay. However, given the high pretest probability, CT pulmonary angiography (E) would be "
+     "preferred.", PE, None),
+    ("Both answers are acceptable here: A for screening, E for confirmation.", PE, None),
+])
+def test_english_words_with_hyphens_conclusions_in_words_and_second_proposals(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+APPENDIX = {"A": "转移性右下腹痛", "B": "恶心、呕吐", "C": "发热", "D": "右下腹肌紧张", "E": "腹泻"}
+ULCER = {"A": "诊断性腹腔穿刺", "B": "立位腹部X线平片见膈下游离气体", "C": "血清淀粉酶测定", "D": "出血", "E": "腹部B超"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("急性阑尾炎最典型的症状是转移性右下腹痛，恶心、呕吐，发热，右下腹肌紧张，腹泻。转移性右下腹痛，恶心、呕吐，", APPENDIX, None),
+    ("最典型的应该是D，右下腹肌紧张是最重要的表现。", APPENDIX, "D"),
+    ("答：转移性右下腹痛。", APPENDIX, "A"),
+    ("主要是发热。", APPENDIX, "C"),
+    ("A 穿刺：少用。\nB 平片：常用。\nC 淀粉酶：无关。\nD 出血：最常见。\n所以选择出血。", ULCER, "D"),
+    ("选项E（腹部B超）是正确答案。", ULCER, "E"),
+    ("最有意义的检查是：立位腹部X线平片见膈下游离气体（B项）。", ULCER, "B"),
+    # a letter whose clause says another option in other words
+    ("答案：E，立位腹平片可以发现膈下游离气体。", ULCER, None),
+    ("答案：B，立位腹平片可以发现膈下游离气体。", ULCER, "B"),
+    # conditions, second thoughts and no single answer
+    ("如果考的是最早，可以考虑C；如果考的是最有价值，则应选B。", APPENDIX, None),
+    ("我最初想选A，但仔细想想，最常见的病因是出血。\n\n最终答案：D", ULCER, "D"),
+    ("最快起效的应该是B；但是最有效的是E。所以两个答案都可以接受。", ULCER, None),
+    ("限速酶是诊断性腹腔穿刺（选项A）……综合考虑，A和B都参与，无法确定唯一答案。", ULCER, None),
+])
+def test_chinese_loops_short_conclusions_paraphrased_conflicts_and_no_single_answer(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

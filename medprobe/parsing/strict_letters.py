@@ -50,7 +50,7 @@ from medprobe.parsing.reading import (
 from medprobe.parsing.reply_text import hedged, sentence_at
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9])"  # not "D-dimer", "C-reactive"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -66,6 +66,8 @@ _ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
 #: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
+#: "最有意义的鉴别点是：回纳疝块后压住深环，增加腹压疝块是否再突出（D项）": the letter's own whole text, commas and all
+_ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?\s*([^\n。;；（()）]{1,60}?)\s*[（(]\s*([A-E])\s*项?\s*[)）]")
 _ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 _NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
@@ -96,6 +98,11 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
+        # "… a CT pulmonary angiography (E) would be preferred": another option put forward
+        r"[(\[]\s*(?:(?i:option|choice)\s*)?([A-E])\s*[)\]]\s+(?i:would\s+be|is)\s+(?i:preferred|preferable|better|the\s+better\s+choice|more\s+appropriate)\b",
+        # "That leaves B, increased serum methylmalonic acid", "That combination matches option D."
+        r"\b(?i:that|which|this)\s+leaves\s+(?i:us\s+with\s+|only\s+)?" + _ITEM,
+        r"(?<!not\s)(?<!n't\s)\b(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
         r"即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
@@ -139,6 +146,7 @@ _LABELLED_LETTER = tuple(
         # ending the reply
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
+        r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
         # "综上，最有意义的鉴别点是D。": a conclusion whose verb names a letter ending its sentence
         r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
         # "本题选项中只有C是禁忌证": the one option that fits
@@ -146,7 +154,7 @@ _LABELLED_LETTER = tuple(
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
         r"(?:答案|选)(?:可能|也许|或许|大概)(?:是|为)?\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
-        _LEFT + _ITEM + r"\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
+        _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
         # "A和B都可以", "A、B均正确", "A和D都有可能": several options accepted together (read as several, never as the first)
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
@@ -185,7 +193,7 @@ _CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|,(?!\d)|(?<=[^\s.])\.(?=\s)")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
 _UNTIL_SENTENCE_END = re.compile(r"(?:\([^()\n]*\)|[^\n。;；!?！？])*")
 #: the next item of a list that an answer's text opens ("X是残气量增加，肺总量增加"): another option named with it
-_NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,、]+)")
+_NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,]+)")
 #: "riboflavin (C)": an option text followed by a letter in brackets
 _TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
 #: a sentence that opens with a condition: what follows holds in that case only
@@ -200,6 +208,11 @@ _NONE_OF_THEM = re.compile(
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
     r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
     r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|(?:没有|不存在|无)(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
+)
+#: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
+_NO_SINGLE_ANSWER = re.compile(
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
@@ -266,7 +279,7 @@ _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -275,6 +288,10 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 _TEXT_SPANS = (
     re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
     re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
+    # "答：染色体核型分析。", "主要是Na+内流。", "所以选择出血。"
+    re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
+    re.compile(r"^[ \t]*(?:主要|应该|应当|应)(?:是|为)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
@@ -291,6 +308,8 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
     re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
+    # "This patient has cardiac tamponade, as evidenced by …"
+    re.compile(r"\b(?i:this|the)\s+patient\s+(?i:most\s+likely\s+)?has\s+(?i:(?:an?|the)\s+)?([^\n.;:!?,]+)"),
     # "this patient most likely has the <text>", "a classic presentation of <text>", "highly suggestive of <text>"
     re.compile(r"\b(?i:most\s+likely\s+(?:has|have|is)|(?:classic|typical)\s+(?:presentation|case|picture|constellation)\s+of"
                r"|(?:highly|strongly)\s+suggestive\s+of|diagnostic\s+of|most\s+consistent\s+with)\s+(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
@@ -339,7 +358,7 @@ def clean_text(text: str) -> str:
     """Lower-cased text without surrounding whitespace and trailing punctuation, in one width (NFKC: the reply is
     read folded, "（储存铁）" and "Na⁺" as "(储存铁)" and "Na+", so an option's text is compared folded too)."""
     folded = _TRAILING.sub("", unicodedata.normalize("NFKC", text).strip()).strip().lower()
-    return _LIST_ZH_AND.sub(r"\1和", _LIST_AND.sub(", ", folded))
+    return _LIST_ZH_AND.sub(r"\1和", _LIST_AND.sub(", ", folded)).replace(" together with ", " and ")
 
 
 def echoes_options(text: str, *, numbered: bool = False) -> bool:
@@ -460,6 +479,7 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     return Statement(letter, rule, sentence)
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 #: English words too common to tell options apart
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
@@ -477,10 +497,31 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
     if re.search(_NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b", window):
         return None
+    if _CJK.search(option_texts.get(letter, "")):
+        return _explained_as_other_zh(re.split(r"[。\n]", text[end:], maxsplit=1)[0], letter, option_texts)
     said = _stems(window)
     own = _stems(option_texts.get(letter, ""))
     fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
     return fits[0] if len(fits) == 1 and not own <= said else None
+
+
+def _bigrams(text: str) -> set[str]:
+    """The pairs of neighbouring characters of a Chinese text, its own words' stand-in ("立位腹平片" → 立位, 位腹, 腹平, 平片)."""
+    folded = re.sub(r"\s+", "", clean_text(text))
+    return {folded[i : i + 2] for i in range(len(folded) - 1) if _CJK.search(folded[i : i + 2])}
+
+
+def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
+    """The option that the clause after a Chinese answer letter says in other words when the letter is another
+    ("答案：E，立位腹平片可以发现膈下游离气体" when E is 腹部B超 and B 立位腹部X线平片见膈下游离气体): half or more of its
+    character pairs (four at least) and under a third of the letter's own. Nothing when the clause sets it aside."""
+    if re.search(r"而非|不是|并非|排除|不同于|而不|不如", clause):
+        return None
+    said = _bigrams(clause)
+    own = _bigrams(option_texts.get(letter, ""))
+    fits = [other for other, t in option_texts.items() if other != letter and len(pairs := _bigrams(t)) >= 4
+            and len(pairs & said) >= max(4, len(pairs) / 2)]
+    return fits[0] if len(fits) == 1 and len(own & said) < len(own) / 3 else None
 
 
 def _labelled(
@@ -508,6 +549,9 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             yield Statement(letter, LABELLED, sentence)  # "the most appropriate next step is IV sodium bicarbonate (D)"
         elif named is not None:
             yield Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {named}")
+    for match in _ASKED_OWN_TEXT_ZH.finditer(text):
+        if option_by_text(match.group(1), option_texts) == match.group(2) and not _RULED_OUT.search(sentence_at(text, match.start(), match.end())):
+            yield Statement(match.group(2), LABELLED, sentence_at(text, match.start(), match.end()))
     for match in _ASKED_TEXT_LETTER_ZH.finditer(text):
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
@@ -519,7 +563,11 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         letter, words = match.group(2), clean_text(match.group(1))
         ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?<![a-z0-9]){re.escape(t)}$", words)]
         sentence = sentence_at(text, match.start(), match.end())
-        if ends and not (_RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence)):
+        if _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
+            continue
+        if not ends and not any(_holds(words, clean_text(option)) for other, option in option_texts.items() if other != letter):
+            ends = [letter]  # "The answer is glaucoma, option E.": a shortened name, no other option's text
+        if ends:
             why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
             yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _IS_LETTER_TEXT.finditer(text):
@@ -783,6 +831,8 @@ def letter_statements(
         found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters
                   and text.find(s.sentence) >= last and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
     found = _after_retraction(text, found)
+    if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
+        found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
 
