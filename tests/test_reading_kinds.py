@@ -791,3 +791,11 @@ ULCER = {"A": "诊断性腹腔穿刺", "B": "立位腹部X线平片见膈下游�
 def test_chinese_loops_short_conclusions_paraphrased_conflicts_and_no_single_answer(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+def test_our_statement_restated_after_the_prompts_instruction_line_is_answered() -> None:
+    """A small model copies the prompt's first line, then our statement and its answer: it answers our statement."""
+    question = 'Statement: "Isoniazid treats gout." Is this statement true or false? Reply true or false.\nAnswer:'
+    head = "Answer the medical questions below. Follow the solved examples and reply with the answer only.\n\n"
+    assert read_strict(head + question + " false\n\n", TF_EN, question).value is False
+    assert read_strict(head + "Two lines\nof text.\n\n" + question + " false", TF_EN, question).value is None

@@ -155,6 +155,13 @@ def _same_question(asked: str, ours: str) -> bool:
     return fuzz.ratio(asked, ours) >= 90 and Counter(_LETTER.findall(asked)) == Counter(_LETTER.findall(ours))
 
 
+def _instructions_only(preamble: str) -> bool:
+    """Nothing before the restated question, or only a line of instructions copied from the prompt's head ("Answer
+    the medical questions below. …"): no answer label, no line break, under 200 characters."""
+    preamble = preamble.strip()
+    return not preamble or (len(preamble) < 200 and "\n" not in preamble and not _ANSWER_LABEL.search("\n" + preamble))
+
+
 def restatements(text: str, question: str) -> list[str] | None:
     """The answers of a reply that opens by writing out our question, each time it writes it out (None when
     it does not open so). Small models loop: our question and an answer, then our question again with
@@ -165,7 +172,7 @@ def restatements(text: str, question: str) -> list[str] | None:
     ours = _asked(normalise(question))
     heads = [m.start() for m in _NEW_QUESTION.finditer(text)]
     blocks = [text[start:end].strip() for start, end in zip(heads, [*heads[1:], len(text)], strict=False)]
-    if not heads or text[: heads[0]].strip() or not _same_question(_asked(blocks[0]), ours):
+    if not heads or not _instructions_only(text[: heads[0]]) or not _same_question(_asked(blocks[0]), ours):
         return None
     answers = []
     for n, block in enumerate(blocks):
