@@ -448,6 +448,11 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     return found[0] if len(found) == 1 else None
 
 
+def _options_ending(words: str, option_texts: Mapping[str, str]) -> list[str]:
+    """The options whose whole text ends the (cleaned) words: "the drug responsible is amiodarone" ends with B's."""
+    return [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?<![a-z0-9]){re.escape(t)}$", words)]
+
+
 def _holds(text: str, name: str) -> bool:
     """Whether an option's text holds a name as whole words ("carboprost" in "carboprost tromethamine")."""
     return bool(text) and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
@@ -561,7 +566,7 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _TEXT_COMMA_OPTION.finditer(text):
         letter, words = match.group(2), clean_text(match.group(1))
-        ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?<![a-z0-9]){re.escape(t)}$", words)]
+        ends = _options_ending(words, option_texts)
         sentence = sentence_at(text, match.start(), match.end())
         if _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
             continue
@@ -588,7 +593,7 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
     for match in _TEXT_THEN_OWN_LETTER.finditer(text):
         letter, words = match.group(2), clean_text(match.group(1))
         sentence = sentence_at(text, match.start(), match.end())
-        ends = [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?:^|(?<![a-z0-9])){re.escape(t)}$", words)]
+        ends = _options_ending(words, option_texts)
         if not ends or _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence) or _CONDITION.match(sentence):
             continue  # also "If there are signs of perforation → emergency laparotomy (B)": one case, not the answer
         others = {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} - {letter}
