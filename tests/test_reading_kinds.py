@@ -799,3 +799,50 @@ def test_our_statement_restated_after_the_prompts_instruction_line_is_answered()
     head = "Answer the medical questions below. Follow the solved examples and reply with the answer only.\n\n"
     assert read_strict(head + question + " false\n\n", TF_EN, question).value is False
     assert read_strict(head + "Two lines\nof text.\n\n" + question + " false", TF_EN, question).value is None
+
+
+SHOCK = {"A": "Dopamine", "B": "Propylthiouracil", "C": "Stop heparin and begin argatroban", "D": "N-acetylcysteine", "E": "Norepinephrine"}
+BP = {"A": "Normalize blood pressure", "B": "Bacillus cereus", "C": "Reduce mean arterial pressure by 50%", "D": "Serologic testing",
+      "E": "Reduce mean arterial pressure by no more than 25%"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # an option's text as what the guidelines put first
+    ("Norepinephrine is the first-line vasopressor in septic shock.", SHOCK, "E"),
+    ("Propylthiouracil should be given first. Iodine comes later.", SHOCK, "B"),
+    ("The antidote for acetaminophen overdose is N-acetylcysteine (NAC).", SHOCK, "D"),
+    ("The most appropriate management is to stop heparin and begin argatroban, a direct thrombin inhibitor.", SHOCK, "C"),
+    # a lone letter closing the reply; the next step named by its letter; "Therefore:"
+    ("Nitroprusside lowers the pressure quickly. So the best drug is nitroprusside. B", SHOCK, "B"),
+    ("Confirm the diagnosis first. So the next step is D.", BP, "D"),
+    ("- A. Dopamine: no.\n- E. Norepinephrine: yes. Correct.\n- D. N-acetylcysteine: no.\n\nTherefore: E", SHOCK, "E"),
+    # "B. cereus" is a germ, not option B; numbers tell two options apart
+    ("This is the classic emetic *Bacillus cereus* food poisoning. *B. cereus* spores survive.\n\nSo the organism is Bacillus cereus.", BP, "B"),
+    ("The correct answer is C – reduce the mean arterial pressure by no more than 25% in the first hour.", BP, None),
+    # a first thought, and an answer taken back after "Wait —"
+    ("My first thought was C, but the trigger is missing.\n\nSo the correct answer is E.", BP, "E"),
+    ("The answer is A.\n\nWait — the stem says there is no trigger.\n\nSo the correct answer is D.", BP, "D"),
+])
+def test_english_first_line_texts_closing_letters_germs_and_first_thoughts(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+THYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "HBeAg", "D": "t(9;22)", "E": "回纳疝块后压住深环，增加腹压时疝块是否再突出"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("妊娠早期的甲亢患者首选丙硫氧嘧啶治疗。", THYROID, "B"),
+    ("HBeAg阳性。其存在表示病毒复制活跃。", THYROID, "C"),
+    ("慢粒的特征性标志是Ph染色体，即t(9;22)，可检出BCR-ABL。", THYROID, "D"),
+    ("答案是A，t(9;22)易位形成BCR-ABL融合基因。", THYROID, None),
+    ('所以最有意义的是"回纳疝块后压住深环，增加腹压时疝块是否再突出"。', THYROID, "E"),
+    ("是丙硫氧嘧啶。", THYROID, "B"),
+    ("我一开始想到的是A。但是它起效较慢。\n\n所以首选应为B，而不是A。", THYROID, "B"),
+])
+def test_chinese_suffixes_bracketed_texts_commas_and_first_thoughts(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+def test_a_statement_heading_its_verdict_without_an_article() -> None:
+    assert read_strict("**Statement is TRUE.**\n\nOverly rapid correction causes it.", TF_EN).value is True

@@ -50,7 +50,9 @@ from medprobe.parsing.reading import (
 from medprobe.parsing.reply_text import hedged, sentence_at
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9])"  # not "D-dimer", "C-reactive"
+#: after a capital, what makes it a genus: "B. cereus", "E. coli", "C. difficile" (a lower-case name, not a word of a sentence)
+_SPECIES = r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)[a-z]{4,}\b"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9]|" + _SPECIES + ")"  # not "D-dimer", "B. cereus"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -125,11 +127,13 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
+        r"(?<=[.!?]\s)([A-E])\s*[.!]?\s*$",
+        r"\b(?i:the\s+(?:next|first|initial|best)\s+(?:step|test|action|drug|treatment)(?:\s+[\w-]+){0,3}?\s+(?:is|would\s+be))\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         # (not "so A, D, and E are incorrect": a list of options judged together)
-        r"\b(?i:it(?:'s|\s+is)|therefore,?|thus,?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
+        r"\b(?i:it(?:'s|\s+is)|therefore[,:]?|thus[,:]?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
@@ -148,7 +152,7 @@ _LABELLED_LETTER = tuple(
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
         # "综上，最有意义的鉴别点是D。": a conclusion whose verb names a letter ending its sentence
-        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
+        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?<![不非])(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;，,]))",
         # "本题选项中只有C是禁忌证": the one option that fits
         r"只有\s*" + _ITEM + r"\s*(?:项|选项)?\s*(?:是|为|符合|正确|对)",
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
@@ -209,6 +213,8 @@ _NONE_OF_THEM = re.compile(
     r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
     r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|(?:没有|不存在|无)(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
 )
+#: an answer the reply first thought of, and then left: "我一开始想到的是C", "我最初想选A", "My first thought was B"
+_FIRST_THOUGHT = re.compile(r"(?:一开始|最初|起初|开始时)(?:我)?想|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
     r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
@@ -258,8 +264,10 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
     # a conclusion ending the reply: "The right coronary artery is the most likely culprit vessel."
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
-    # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice"
-    re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+)\b"),
+    # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice", "<text> is
+    # the first-line vasopressor", "<text> should be given first"
+    re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+"
+               r"|is\s+the\s+(?:first-line|first\s+line|preferred|recommended)\b|should\s+be\s+(?:given|started|used|administered)(?:\s+first)?\b)"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
@@ -279,6 +287,7 @@ _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
+    r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:wait)\**[ \t]*[—–-]"
     r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
@@ -286,28 +295,28 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote)(?:\s+(?i:here|then))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
     re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
     # "答：染色体核型分析。", "主要是Na+内流。", "所以选择出血。"
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
-    re.compile(r"^[ \t]*(?:主要|应该|应当|应)(?:是|为)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"^[ \t]*(?:主要|应该|应当|应)?(?:是|为|取决于)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
-    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?[ \t]*([^\n。;；，,]+)"),
     # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
-    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*((?:\([^()\n]*\)|[^\n。;；，,])+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*([^\n。;；，,!！]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
-    re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;:!?]+)"),
+    re.compile(_ASKED_IS + r"(?i:(?:the|an?|to)\s+)?([^\n.;:!?]+)"),
     # "This patient has cardiac tamponade, as evidenced by …"
     re.compile(r"\b(?i:this|the)\s+patient\s+(?i:most\s+likely\s+)?has\s+(?i:(?:an?|the)\s+)?([^\n.;:!?,]+)"),
     # "this patient most likely has the <text>", "a classic presentation of <text>", "highly suggestive of <text>"
@@ -369,12 +378,17 @@ def echoes_options(text: str, *, numbered: bool = False) -> bool:
     return len(labels if numbered else labels - set("12345")) >= 3
 
 
+#: words that may follow a Chinese option's text without making it another name: "首选丙硫氧嘧啶治疗", "HBeAg阳性"
+_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性)(?![\u4e00-\u9fff])")
+
+
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text the span is, or opens with (the longest such text wins); None when the
     span names no option, or another option's text too."""
     clean = clean_text(span).strip("\"'“”‘’「」『』 ")  # "正确答案是“骨髓小粒可染铁消失”"
     texts = {letter: t for letter, option in option_texts.items() if (t := clean_text(option))}
-    found = [letter for letter, t in texts.items() if clean == t or (clean.startswith(t) and not clean[len(t)].isalnum())]
+    found = [letter for letter, t in texts.items()
+             if clean == t or (clean.startswith(t) and (not clean[len(t)].isalnum() or _ZH_SUFFIX.match(clean, len(t))))]
     if not clean or not found:
         return None
     letter = max(found, key=lambda f: len(texts[f]))
@@ -400,7 +414,7 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return Statement(letter, BARE, text)
     same_line = rest.split("\n", 1)[0].lstrip(".:)]，。：,-–— \t")  # "D. 下肢深静脉血栓" when 下肢深静脉 is B
     named = option_by_text(rest_clean.split("\n", 1)[0], option_texts) or _other_text_in(
-        _CLAUSE_END.split(same_line, 1)[0], letter, option_texts
+        _first_clause(same_line), letter, option_texts
     ) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
@@ -420,7 +434,7 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     span = span[:-1] if span.endswith(")") and span.count(")") > span.count("(") else span  # "C (text)": not the text's own ")"
     named = option_by_text(span, option_texts) if span else None
     if named is None and span:
-        named = _other_text_in(_CLAUSE_END.split(span, 1)[0], letter, option_texts)
+        named = _other_text_in(_first_clause(span), letter, option_texts)
     return named if named is not None and named != letter else None
 
 
@@ -430,13 +444,20 @@ _SHORT_CLAUSE = re.compile(r"(?=.*[a-z\u4e00-\u9fff]{5})[\w\u4e00-\u9fff-]+(?: [
 _SHORT_NAME = re.compile(r"[\u4e00-\u9fff]{1,3}")
 
 
+def _first_clause(text: str) -> str:
+    """The text up to the end of its first clause (``_CLAUSE_END``), bracketed parts kept whole ("t(9;22)易位…")."""
+    masked = re.sub(r"\([^()\n]*\)", lambda m: "(" + "_" * (len(m.group(0)) - 2) + ")", text)
+    end = _CLAUSE_END.search(masked)
+    return text[: end.start()] if end else text
+
+
 def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The one other option whose whole text the clause after a letter holds, without the letter's own text
     ("答案是D：空腹血糖≥7.0 mmol/L" when ≥7.0 mmol/L is C): the letter and its text disagree. None when the clause
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
     clause = clean_text(clause)
     own = clean_text(option_texts.get(letter, ""))
-    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|\b(?i:unlike|whereas|although)\b|而非|不是|并非|排除|不同于", clause):
+    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE, clause):
         return None
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
@@ -485,13 +506,15 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+#: Chinese words that set an option aside: "而不是…", "并非…", "不同于…"
+_ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如"
 #: English words too common to tell options apart
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
 
 def _stems(text: str) -> set[str]:
     """The content words of an English text, cut to six letters ("decreased", "decrease" -> "decrea")."""
-    return {w[:6] for w in re.findall(r"[a-z][a-z0-9-]{3,}", text.lower()) if w not in _COMMON_WORDS}
+    return {w[:6] for w in re.findall(r"[a-z][a-z0-9-]{3,}|\d+(?:\.\d+)?%?", text.lower()) if w not in _COMMON_WORDS}
 
 
 def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -500,7 +523,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     secretion" and D "Decreased degradation of bradykinin"): every content word of that option and not all of the
     letter's own. Nothing when the sentence sets the option aside ("unlike …") or fits several options."""
     window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
-    if re.search(_NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b", window):
+    if re.search(_NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE, window):
         return None
     if _CJK.search(option_texts.get(letter, "")):
         return _explained_as_other_zh(re.split(r"[。\n]", text[end:], maxsplit=1)[0], letter, option_texts)
@@ -520,7 +543,7 @@ def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, 
     """The option that the clause after a Chinese answer letter says in other words when the letter is another
     ("答案：E，立位腹平片可以发现膈下游离气体" when E is 腹部B超 and B 立位腹部X线平片见膈下游离气体): half or more of its
     character pairs (four at least) and under a third of the letter's own. Nothing when the clause sets it aside."""
-    if re.search(r"而非|不是|并非|排除|不同于|而不|不如", clause):
+    if re.search(_ZH_SET_ASIDE, clause):
         return None
     said = _bigrams(clause)
     own = _bigrams(option_texts.get(letter, ""))
@@ -624,7 +647,7 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     yield from _superlative_clauses(text, option_texts)
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
-            letter = option_by_text(match.group(1), option_texts)
+            letter = option_by_text(match.group(1), option_texts) or _with_commas(text, match.start(1), option_texts)
             if not letter or _RULED_OUT.search(_sentence_before(text, match.start(1))):
                 continue
             sentence = sentence_at(text, match.start(), match.end())
@@ -641,6 +664,14 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
             letter = option_by_text(match.group(1), option_texts)
             if letter and clean_text(match.group(1)) == clean_text(option_texts[letter]):
                 yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
+
+
+def _with_commas(text: str, start: int, option_texts: Mapping[str, str]) -> str | None:
+    """The option whose text, commas included, the rest of the sentence from ``start`` opens with ("…最有意义的是"回纳疝块
+    后压住深环，增加腹压时疝块是否再突出"", when that whole text is one option's): only options whose text holds a comma."""
+    rest = re.match(r"[^\n。;；]*", text[start:])
+    with_commas = {letter: t for letter, t in option_texts.items() if re.search("[,，]", t)}
+    return option_by_text(rest.group(0), option_texts) if rest and with_commas and option_by_text(rest.group(0), with_commas) else None
 
 
 def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | None:
@@ -671,6 +702,8 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
             texts.setdefault(named.group(1), letter)
     whole = clean_text(sentence)
     whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
+    if whole not in texts and (suffix := re.search(_ZH_SUFFIX.pattern + "$", whole)):
+        whole = whole[: suffix.start()]  # "HBeAg阳性。"
     aside = _NAME_AND_ASIDE.match(whole)
     if whole in texts or not aside:
         return texts.get(whole)
@@ -835,7 +868,7 @@ def letter_statements(
         last = max(text.rfind(s.sentence) for s in found)
         found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters
                   and text.find(s.sentence) >= last and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
-    found = _after_retraction(text, found)
+    found = [s for s in _after_retraction(text, found) if not _FIRST_THOUGHT.search(s.sentence)]
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)

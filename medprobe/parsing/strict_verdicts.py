@@ -89,6 +89,7 @@ _SUBJECT = (
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]\s*'
+    r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
 )
 #: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross agrees with a false verdict
 #: ("**False** ❌": both say the statement is wrong) and is left unread after a true one (does it mark the
