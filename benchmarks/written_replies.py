@@ -9,9 +9,10 @@ Each set is 160 replies to 40 medical questions (English: 25 MCQs and 15 true/fa
 MCQs of five options), four replies per question in the manners of different chat models (reasoning first or
 last, option-by-option analyses, Markdown, JSON, full-width forms, the answer given by its text), about one in
 five committing to no single answer; each was written and labelled by a helper given only a writing
-instruction, never the reader. The sets came one after another: the reader's rules were changed after reading
-the misses of the sets before, so a set measures the reader honestly only until its misses were looked at.
-``SEEN`` says which sets were looked at; the last set of each language was not.
+instruction, never the reader. The sets came in rounds (two English and two Chinese sets at a time): the
+reader's rules were changed after reading the misses of each round, so a set measures the reader honestly only
+until its misses were looked at. ``SEEN`` says which sets were looked at; the latest round's were not, and the
+last lines pool them (and, apart, the seen ones).
 """
 
 from __future__ import annotations
@@ -57,15 +58,25 @@ def measure(path: Path) -> Counter[str]:
     return counts
 
 
+def _row(name: str, kind: str, seen: str, counts: Counter[str]) -> str:
+    answerable, misses = counts[f"{kind} answerable"], counts[f"{kind} misses"]
+    return (f"{name:6} {kind:4} {seen:5} {counts[f'{kind} replies']:7} {answerable:10} {counts[f'{kind} read']:5} "
+            f"{counts[f'{kind} false reads']:11} {misses:5} ({100 * misses / max(answerable, 1):4.1f}%)")
+
+
 def main() -> None:
     print(f"{'set':6} {'kind':4} {'seen':5} {'replies':>7} {'answerable':>10} {'read':>5} {'false reads':>11} {'misses':>13}")
+    pooled: dict[tuple[str, str], Counter[str]] = {}
     for path in sorted(SETS.glob("*.jsonl"), key=lambda p: (p.stem.split("-")[0], int(p.stem.split("-")[1]))):
         counts = measure(path)
+        seen = "yes" if path.stem in SEEN else "no"
+        pooled.setdefault((path.stem.split("-")[0], seen), Counter()).update(counts)
         for kind in sorted({key.split()[0] for key in counts}):
-            answerable = counts[f"{kind} answerable"]
-            misses = counts[f"{kind} misses"]
-            print(f"{path.stem:6} {kind:4} {'yes' if path.stem in SEEN else 'no':5} {counts[f'{kind} replies']:7} {answerable:10} "
-                  f"{counts[f'{kind} read']:5} {counts[f'{kind} false reads']:11} {misses:5} ({100 * misses / max(answerable, 1):4.1f}%)")
+            print(_row(path.stem, kind, seen, counts))
+    print("pooled:")
+    for (language, seen), counts in sorted(pooled.items()):
+        for kind in sorted({key.split()[0] for key in counts}):
+            print(_row(language, kind, seen, counts))
 
 
 if __name__ == "__main__":
