@@ -846,3 +846,34 @@ def test_chinese_suffixes_bracketed_texts_commas_and_first_thoughts(reply: str, 
 
 def test_a_statement_heading_its_verdict_without_an_article() -> None:
     assert read_strict("**Statement is TRUE.**\n\nOverly rapid correction causes it.", TF_EN).value is True
+
+
+ELECTROLYTES = {"A": "Hypocalcemia", "B": "Hypercalcemia", "C": "Hyperkalemia", "D": "Hyponatremia", "E": "Metabolic alkalosis"}
+TREATMENTS = {"A": "手术治疗", "B": "保守治疗", "C": "抗生素治疗", "D": "放射治疗", "E": "化学治疗"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # look-alikes of the conclusions read above, found by a reviewer: none gives an answer
+    ("Nothing in this vignette fits option C.", None),
+    ("None of these findings matches option C.", None),
+    ("This leaves A unexplained, and I cannot decide.", None),
+    ("The findings point to a tumor. Now the options. A", None),
+    # a genus is no letter, but a letter with its own text in lower case is one
+    ("Answer: B. hypercalcemia", "B"),
+    ("The culprit is B. cereus toxin, not an electrolyte.", None),
+])
+def test_english_look_alikes_of_conclusions_stay_unread(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(ELECTROLYTES)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("很多考生误认为A选项正确，但本题考查的是适应证。", None),
+    ("很多考生误认为A选项正确，但本题应选保守治疗。", "B"),
+    ("本题不应选择手术治疗，而应先观察病情变化。", None),
+    ("避免选择手术治疗，先观察。", None),
+    ("答案是C，如果出现感染则需要加用抗生素。", "C"),
+    ("所以如果考的是最早，可以考虑C；如果考的是最有价值，则应选B。两者都有一定道理。", None),
+])
+def test_chinese_look_alikes_of_conclusions_stay_unread(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(TREATMENTS), option_texts=TREATMENTS, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -50,9 +50,9 @@ from medprobe.parsing.reading import (
 from medprobe.parsing.reply_text import hedged, sentence_at
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
-#: after a capital, what makes it a genus: "B. cereus", "E. coli", "C. difficile" (a lower-case name, not a word of a sentence)
-_SPECIES = r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)[a-z]{4,}\b"
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9]|" + _SPECIES + ")"  # not "D-dimer", "B. cereus"
+#: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
+_SPECIES = re.compile(r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)([a-z]{4,})\b")
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9])"  # not "D-dimer", "C-reactive"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -66,10 +66,10 @@ _ASKED_IS = (
 _ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
-#: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
-#: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
 #: "最有意义的鉴别点是：回纳疝块后压住深环，增加腹压疝块是否再突出（D项）": the letter's own whole text, commas and all
 _ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?\s*([^\n。;；（()）]{1,60}?)\s*[（(]\s*([A-E])\s*项?\s*[)）]")
+#: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
+#: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
 _ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 _NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
@@ -103,8 +103,8 @@ _LABELLED_LETTER = tuple(
         # "… a CT pulmonary angiography (E) would be preferred": another option put forward
         r"[(\[]\s*(?:(?i:option|choice)\s*)?([A-E])\s*[)\]]\s+(?i:would\s+be|is)\s+(?i:preferred|preferable|better|the\s+better\s+choice|more\s+appropriate)\b",
         # "That leaves B, increased serum methylmalonic acid", "That combination matches option D."
-        r"\b(?i:that|which|this)\s+leaves\s+(?i:us\s+with\s+|only\s+)?" + _ITEM,
-        r"(?<!not\s)(?<!n't\s)\b(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
+        r"\b(?i:that|which|this)\s+leaves\s+(?i:us\s+with\s+|only\s+)?" + _ITEM + r"(?=\s*(?:$|[.,;:!]))",
+        r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?i:this|that|which|it)(?:\s+[\w-]+){0,2}?\s+(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
         r"即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
@@ -127,7 +127,9 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
-        r"(?<=[.!?]\s)([A-E])\s*[.!]?\s*$",
+        # "… So the best drug is nitroprusside. B": a letter closing the reply (not one after "Now the options.", which
+        # a reply cut off while listing them ends with)
+        r"(?<=[.!?]\s)(?<![Oo]ptions\.\s)(?<![Cc]hoices\.\s)(?<!one\.\s)([A-E])\s*[.!]?\s*$",
         r"\b(?i:the\s+(?:next|first|initial|best)\s+(?:step|test|action|drug|treatment)(?:\s+[\w-]+){0,3}?\s+(?:is|would\s+be))\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
@@ -142,17 +144,16 @@ _LABELLED_LETTER = tuple(
         r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
         r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
-        # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项")
-        r"(?<![不非])(?:是|为)\s*([A-E])\s*(?:选项|项)(?![的中])",
+        # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项", nor the 为 of
+        # "误认为A选项正确", nor "有人认为是A项")
+        r"(?<![不非认因以作成称为])(?:是|为)\s*([A-E])\s*(?:选项|项)(?![的中])",
         # "最可能的诊断：D. 右侧自发性气胸": what the question asks, by its superlative, as a label
         r"最[^\n。；;，,:]{0,12}?(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
-        # a conclusion that names a letter as what the question asks: "所以特异性最高的是C。", or such a sentence
-        # ending the reply
-        r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?的(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;]))",
+        # a sentence ending the reply that names a letter as what the question asks: "……特异性最高的是C。"
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
-        # "综上，最有意义的鉴别点是D。": a conclusion whose verb names a letter ending its sentence
-        r"(?:所以|因此|故|综上所述|综上)[，,]?[^\n。；;!?！？]{0,24}?(?<![不非])(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;，,]))",
+        # a conclusion whose verb names a letter ending its clause: "所以特异性最高的是C。", "综上，最有意义的鉴别点是D。"
+        r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?(?<![不非])(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;，,]))",
         # "本题选项中只有C是禁忌证": the one option that fits
         r"只有\s*" + _ITEM + r"\s*(?:项|选项)?\s*(?:是|为|符合|正确|对)",
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
@@ -191,8 +192,8 @@ _TEXT_COMMA_OPTION = re.compile(r"([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
-#: where the clause after an answer letter ends: a line break, "。", "，", ";", or "." / "," before a space (not the
-#: "." of "7.0")
+#: where the clause after an answer letter ends: a line break, "。", "，", "；", ";", "!", "?", a comma not before a
+#: digit (not the "," of "1,000"), or "." before a space (not the "." of "7.0")
 _CLAUSE_END = re.compile(r"\n|[。，；;!?！？]|,(?!\d)|(?<=[^\s.])\.(?=\s)")
 #: the sentence (or list item) after a letter, where a named option text must be the letter's own
 _UNTIL_SENTENCE_END = re.compile(r"(?:\([^()\n]*\)|[^\n。;；!?！？])*")
@@ -201,7 +202,7 @@ _NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*
 #: "riboflavin (C)": an option text followed by a letter in brackets
 _TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
 #: a sentence that opens with a condition: what follows holds in that case only
-_CONDITION = re.compile(r"\s*(?:(?i:if|when|unless|in\s+case)\b|如果|若|假如|一旦)")
+_CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)?(?:(?i:if|when|unless|in\s+case)\b|如果|若|假如|一旦)")
 #: a letter in brackets, maybe with "option": "(C)", "(option C)", "（选项C）"
 _BRACKETED_LETTER = re.compile(r"[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
@@ -217,7 +218,7 @@ _NONE_OF_THEM = re.compile(
 _FIRST_THOUGHT = re.compile(r"(?:一开始|最初|起初|开始时)(?:我)?想|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
     r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -225,7 +226,7 @@ _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
     r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next|another|other|differential)\b)"
-    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一"
+    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一|不应|不宜|避免|慎用"
 )
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
@@ -237,9 +238,10 @@ _OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[
 #: a line opening with an option's letter and its (maybe shortened) text: "A 艾滋病：乙类", "B. Spectrin — …" (not the
 #: article of "A patient …"); three such lines go through the options
 _LETTER_LINE = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*|选项[ \t]*)?[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z]))[ \t]*\S", re.MULTILINE)
-#: marks that a reply going through the options puts on each: a check on the one it picks, crosses on the rest
-_CHECKS = "✅✔✓√☑"
-_CROSSES = "❌✗✘×✖"
+#: marks a reply puts on what it judges: a check on the option it picks, crosses on the rest (and a check after a
+#: verdict word affirms it, a cross after "False" agrees with it)
+CHECK_MARKS = "✅✔✓√☑"
+CROSS_MARKS = "❌✗✘×✖"
 #: "(A) Central retinal vein occlusion – … Incorrect.", "Option A, propranolol: …": a line that heads the
 #: analysis of one option (two such lines for different options walk through the options)
 _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-–—]|[(\[]([A-E])[)\]])[ \t]*\S", re.MULTILINE)
@@ -396,6 +398,13 @@ def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
     return None if any(t in rest for other, t in texts.items() if other != letter) else letter
 
 
+def _names_a_genus(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> bool:
+    """Whether the capital ending at ``end`` abbreviates a genus ("B. cereus", "C. difficile"): a lower-case name
+    follows its full stop, and the letter's own option text does not open with that name ("B. hypercalcemia")."""
+    genus = _SPECIES.match(text, end)
+    return genus is not None and not clean_text(option_texts.get(letter, "")).startswith(genus.group(1))
+
+
 def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
     the option's own text (``leading``). "C项" is the letter too."""
@@ -403,6 +412,8 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     if not match:
         return None
     letter, rest = match.group(1), text[match.end() :]
+    if _names_a_genus(text, match.end(1), letter, option_texts):
+        return None  # "B. cereus spores survive cooking."
     if letter == "A" and re.match(r" (?!(?:or|and|is|was|vs|because|since|as)\b)[a-z]", rest):
         return None  # the article: "A direct inguinal hernia occurs when …"
     own = clean_text(option_texts.get(letter, ""))
@@ -462,7 +473,7 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
     found = [other for other, option in option_texts.items() if other != letter and (len(t := clean_text(option)) >= 2 or _SHORT_NAME.fullmatch(clause))
-             and not _LETTERS_ONLY.fullmatch(t) and re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", clause)]
+             and not _LETTERS_ONLY.fullmatch(t) and _holds(clause, t)]
     if not found and _SHORT_CLAUSE.fullmatch(clause) and not _holds(own, clause):
         # "The answer is B, carboprost." when E is "Carboprost tromethamine"; "答案是D，Koplik斑" when C is "麻疹黏膜斑（Koplik斑）"
         found = [other for other, option in option_texts.items() if other != letter and _holds(clean_text(option), clause)]
@@ -562,6 +573,8 @@ def _labelled(
                 continue
             if _WALK_THROUGH.search(before):
                 continue  # "let's look at each option:\nA. …"
+            if _names_a_genus(text, match.end(1), match.group(1), option_texts):
+                continue  # "the most likely cause is B. cereus"
             yield _letter_statement(text, match, option_texts, LABELLED)
 
 
@@ -809,8 +822,8 @@ def _marked_pick(text: str) -> Statement | None:
     checked, crossed = set(), set()
     for match in _LETTER_LINE.finditer(text):
         line = text[match.start() : text.find("\n", match.start()) % (len(text) + 1)]
-        checked |= {match.group(1)} if re.search(f"[{_CHECKS}]", line) else set()
-        crossed |= {match.group(1)} if re.search(f"[{_CROSSES}]", line) else set()
+        checked |= {match.group(1)} if re.search(f"[{CHECK_MARKS}]", line) else set()
+        crossed |= {match.group(1)} if re.search(f"[{CROSS_MARKS}]", line) else set()
     picks = checked - crossed
     return Statement(picks.pop(), FINAL, text) if len(picks) == 1 and len(checked) == 1 and crossed else None
 
@@ -908,8 +921,8 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
         why = next((s.why for s in unread if s.why), "")
         several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
         return Reading(None, UNPARSED, why or f"{several} in one answer")
-    if any(hedged(s.sentence) for s in statements):
-        return Reading(None, UNPARSED, f"{HEDGED} answer")
+    if any(hedged(s.sentence) or _CONDITION.match(s.sentence) for s in statements):
+        return Reading(None, UNPARSED, f"{HEDGED} answer")  # also "如果考的是…，则应选B": an answer for one case
     values = {s.value for s in statements}
     if len(values) > 1:
         kind = BOTH_VERDICTS if what in _VERDICTS else DIFFERENT

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from medprobe.parsing.base import Revision
 from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
 from medprobe.parsing.reply_text import doubted, sentence_at
-from medprobe.parsing.strict_letters import Statement, decide, letter_statements, says_none_is_right
+from medprobe.parsing.strict_letters import (
+    CHECK_MARKS,
+    CROSS_MARKS,
+    Statement,
+    decide,
+    letter_statements,
+    says_none_is_right,
+)
 
 #: a verdict word ends here: no letter, digit or hyphen follows (Chinese may close it with 的)
 _END = r"(?:的)?(?![\w-])"
@@ -67,7 +74,6 @@ _ADVERB = r"(?:(?i:absolutely|definitely|clearly|certainly|completely|entirely)\
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 #: "The first part of the statement is true": a verdict on part of the statement, not on the statement
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
-#: "true for the first trimester but false later": a verdict that holds for one case, and its opposite for another
 #: what limits a verdict to a case: "true for …", "false in …", "correct about …"
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
@@ -91,11 +97,6 @@ _SUBJECT = (
     r'|"…"\s*[-–—:：]\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
 )
-#: a check mark after a verdict word affirms the answer given ("**True** ✅"); a cross agrees with a false verdict
-#: ("**False** ❌": both say the statement is wrong) and is left unread after a true one (does it mark the
-#: statement or the answer?)
-_CHECK = "✅✔✓☑"
-_CROSS = "❌✗✘✖"
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
@@ -117,7 +118,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
     start = re.match(_ADVERB + _COPULA + word.pattern, text)
     for segment in _SEGMENT.finditer(text):
         later = word.match(text, segment.end())
-        if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{_CHECK}])", text[later.end() :]):
+        if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{CHECK_MARKS}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:
         rest = text[start.end() :]
@@ -126,10 +127,11 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             found.append(Statement(None, LEADING, first_line))
         elif not re.sub(r"[\s.。!！:：;；,，]+", "", rest):
             found.append(Statement(_value(start), BARE, text))
-        elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){_CHECK}])|\s+(?i:statement|claim)\b", rest) or (
-            not _value(start) and re.match(rf"\s*[{_CROSS}]", rest)
-        ):  # its sentence is the one a hedge would qualify ("True. … partly because …" hedges nothing), unless the
-            # paragraph doubts the answer in so many words ("True. But I am not sure.")
+        elif re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—){CHECK_MARKS}])|\s+(?i:statement|claim)\b", rest) or (
+            not _value(start) and re.match(rf"\s*[{CROSS_MARKS}]", rest)
+        ):  # a check mark affirms the verdict ("**True** ✅"), a cross agrees with "False" only (after "True", does it
+            # mark the statement or the answer?); its sentence is the one a hedge would qualify ("True. … partly because
+            # …" hedges nothing), unless the paragraph doubts the answer in so many words ("True. But I am not sure.")
             sentence = first_line if doubted(first_line) else sentence_at(text, start.start(), start.end())
             found.append(Statement(_value(start), LEADING, sentence))
     # "This statement is both true and false.", "既正确又错误": no verdict of its own (a Chinese word runs on into 又)
