@@ -877,3 +877,43 @@ def test_english_look_alikes_of_conclusions_stay_unread(reply: str, expected: ob
 def test_chinese_look_alikes_of_conclusions_stay_unread(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(TREATMENTS), option_texts=TREATMENTS, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+RV = {"A": "Sublingual nitroglycerin", "B": "Intravenous furosemide", "C": "Intravenous normal saline bolus", "D": "Liddle syndrome",
+      "E": "Primary hyperaldosteronism"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Preload matters here.\n\nThe most appropriate next step would be an intravenous normal saline bolus. It fills the RV.", "C"),
+    ("I think the answer is D, Liddle syndrome.\n\nActually, wait — aldosterone is high here.\n\nSo the correct answer is E.", "E"),
+    ("Right ventricular infarct → **intravenous normal saline bolus (C)**.\n\nAvoid nitrates.", "C"),
+    ("If the patient is hypotensive → intravenous normal saline bolus (C).", None),
+])
+def test_english_next_steps_second_thoughts_and_arrows(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(RV)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("False — the serum level is high.\n\nHmm, actually that's not right. Total body stores are depleted.\n\nThe statement is true.", True),
+    ("The statement is correct in that the toxin blocks release. Whether the statement is considered true or false therefore "
+     "depends on the detail expected.", None),
+])
+def test_verdicts_taken_back_or_left_to_circumstances(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+PNEUMONIA = {"A": "IgM", "B": "IgA", "C": "肺炎链球菌", "D": "实际有病而试验阳性的比例", "E": "实际无病而试验阴性的比例"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("最可能是肺炎链球菌感染。铁锈色痰。", "C"),
+    ("因此该题可以选A，也可以考虑B。", None),
+    ("我一开始想选A，但仔细想想，教材上写的是另一个，所以最终答案是B。", "B"),
+    ("The gold standard is blood culture. So, **C**.", "C"),
+    ("IgM是分子量最大的免疫球蛋白，唯一能通过胎盘的是另一种，所以选B。", "B"),
+    ("答案：E。灵敏度是指实际有病而试验阳性的比例。", None),
+    ("答案：A。\n\n……等等，我前面的答案有误。正确答案应为B。", "B"),
+])
+def test_chinese_infections_alternatives_first_thoughts_and_definitions(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(PNEUMONIA), option_texts=PNEUMONIA, language="zh")
+    assert read_strict(reply, fmt).value == expected

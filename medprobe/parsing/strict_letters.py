@@ -135,7 +135,7 @@ _LABELLED_LETTER = tuple(
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[;,.:]))\s*(?i:answer)\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         # (not "so A, D, and E are incorrect": a list of options judged together)
-        r"\b(?i:it(?:'s|\s+is)|therefore[,:]?|thus[,:]?|so)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
+        r"\b(?i:it(?:'s|\s+is)|therefore[,:]?|thus[,:]?|so,?)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
@@ -185,7 +185,7 @@ _IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by))\s*" + _OPT
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb, then
 #: words ending with an option's text, then a letter in brackets (read when the text is the letter's own)
 _TEXT_THEN_OWN_LETTER = re.compile(
-    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
+    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
 )
 #: "…this points to hypertrophic cardiomyopathy, option C.": a sentence ending with an option's text and its letter
 _TEXT_COMMA_OPTION = re.compile(r"([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
@@ -214,18 +214,22 @@ _NONE_OF_THEM = re.compile(
     r"|(?:correct\s+)?answer\s+is\s+not\s+(?:among|listed|one\s+of))"
     r"|以上(?:选项|答案|各项)?(?:都|均|全)不(?:正确|对|是)|(?:没有|不存在|无)(?:一个)?正确(?:的)?(?:答案|选项)|(?<!其余)(?<!其他)(?<!其它)(?:选项|答案)(?:都|均)不正确|正确答案不在"
 )
-#: an answer the reply first thought of, and then left: "我一开始想到的是C", "我最初想选A", "My first thought was B"
-_FIRST_THOUGHT = re.compile(r"(?:一开始|最初|起初|开始时)(?:我)?想|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b")
+#: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
+#: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
+_FIRST_THOUGHT = re.compile(
+    r"(?:一开始|最初|起初|开始时)(?:我)?想[^，,。；;\n]*"
+    r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
+)
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|也可以(?:考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
     r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
-    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next|another|other|differential)\b)"
+    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
     r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一|不应|不宜|避免|慎用"
 )
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
@@ -289,8 +293,8 @@ _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
-    r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:wait)\**[ \t]*[—–-]"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -303,6 +307,8 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
     re.compile(r"^[ \t]*(?:主要|应该|应当|应)?(?:是|为|取决于)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
+    # "灵敏度是指<text>": what the question asks about, defined by an option's text
+    re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
@@ -380,8 +386,9 @@ def echoes_options(text: str, *, numbered: bool = False) -> bool:
     return len(labels if numbered else labels - set("12345")) >= 3
 
 
-#: words that may follow a Chinese option's text without making it another name: "首选丙硫氧嘧啶治疗", "HBeAg阳性"
-_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性)(?![\u4e00-\u9fff])")
+#: words that may follow a Chinese option's text without making it another name: "首选丙硫氧嘧啶治疗", "HBeAg阳性",
+#: "肺炎链球菌感染"
+_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性|感染)(?![\u4e00-\u9fff])")
 
 
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -844,7 +851,7 @@ def letter_statements(
     for the explanation of the options. Statements that judge an option while reasoning ("option C is
     correct") count only when the reply commits to nothing else; when it does, its commitments are read
     as its ``final statement``."""
-    text = without_option_list(text, option_texts)
+    text = _FIRST_THOUGHT.sub(lambda thought: " " * len(thought.group(0)), without_option_list(text, option_texts))
     if answers_other_questions(text):
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
@@ -880,15 +887,27 @@ def letter_statements(
         letters = {s.value for s in found}
         last = max(text.rfind(s.sentence) for s in found)
         found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters
-                  and text.find(s.sentence) >= last and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
-    found = [s for s in _after_retraction(text, found) if not _FIRST_THOUGHT.search(s.sentence)]
+                  and _named_after(text, s, last, letters, option_texts) and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
+    found = after_retraction(text, found)
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
 
 
-def _after_retraction(text: str, found: list[Statement]) -> list[Statement]:
+def _named_after(text: str, named: Statement, last: int, letters: set[object], option_texts: Mapping[str, str]) -> bool:
+    """Whether an option named by its text stands after the reply's last answer letter: in a later sentence, or in the
+    letter's own sentence after the letter ("答案是B，即18%"; not "IgM是分子量最大的…，所以选B")."""
+    start = text.find(named.sentence)
+    if start > last:
+        return True
+    if start < last:
+        return False
+    said = named.sentence.find(option_texts[str(named.value)])
+    return said < 0 or all(said > named.sentence.rfind(str(letter)) for letter in letters)
+
+
+def after_retraction(text: str, found: list[Statement]) -> list[Statement]:
     """A reply that takes back what it said ("The answer is A. … wait, actually that is not correct. … So the
     correct answer is B.") answers with what follows the last retraction; what came before is given up, also
     when nothing follows (then there is no answer)."""

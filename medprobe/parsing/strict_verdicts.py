@@ -24,12 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from medprobe.parsing.base import Revision
-from medprobe.parsing.reading import BARE, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
+from medprobe.parsing.reading import BARE, HEDGED, IMPLIED, LABELLED, LEADING, UNPARSED, Reading
 from medprobe.parsing.reply_text import doubted, sentence_at
 from medprobe.parsing.strict_letters import (
     CHECK_MARKS,
     CROSS_MARKS,
     Statement,
+    after_retraction,
     decide,
     letter_statements,
     says_none_is_right,
@@ -76,6 +77,11 @@ _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
 #: what limits a verdict to a case: "true for …", "false in …", "correct about …"
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
+#: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
+_UNDECIDED = re.compile(
+    r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|it\s+(?:really\s+|all\s+)?depends)\b"
+    r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
+)
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
@@ -164,8 +170,13 @@ def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) ->
 
 
 def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading:
-    """A cleaned reply -> True / False with the rule family, or the reason it is unreadable."""
-    return decide(verdict_statements(text, vocab), [], what, text)
+    """A cleaned reply -> True / False with the rule family, or the reason it is unreadable. A verdict taken back
+    ("False — … Hmm, actually that's not right. … The statement is true.") gives way to the one after; a reply saying
+    that the verdict depends ("whether the statement is true or false depends on …") gives none."""
+    found = after_retraction(text, verdict_statements(text, vocab))
+    if (undecided := _UNDECIDED.search(text)) is not None:
+        found.append(Statement(None, LABELLED, sentence_at(text, undecided.start(), undecided.end()), f"{HEDGED}: the verdict depends, says the reply"))
+    return decide(found, [], what, text)
 
 
 def read_true_false(text: str) -> Reading:
