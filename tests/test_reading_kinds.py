@@ -917,3 +917,43 @@ PNEUMONIA = {"A": "IgM", "B": "IgA", "C": "肺炎链球菌", "D": "实际有病�
 def test_chinese_infections_alternatives_first_thoughts_and_definitions(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(PNEUMONIA), option_texts=PNEUMONIA, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+ANAPHYLAXIS = {"A": "Insert a large-bore chest tube and admit", "B": "Four-factor prothrombin complex concentrate", "C": "Ursodeoxycholic acid",
+               "D": "Hodgkin lymphoma", "E": "Parainfluenza virus"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("An INR of 9.2 is high. I would recommend option B, giving the concentrate with vitamin K.", "B"),
+    ("To re-expand the lung I would recommend inserting a large-bore chest tube and admitting the patient (option A).", "A"),
+    ("Ursodeoxycholic acid (ursodiol) is the first-line treatment for primary biliary cholangitis.", "C"),
+    ("Parainfluenza virus is the most common cause of croup, which this child has.", "E"),
+    ("This is classic Hodgkin lymphoma. Reed-Sternberg cells confirm it.", "D"),
+    ("- Chest tube (A) is not needed.\n- Ursodeoxycholic acid (C) is the cause of nothing here.\n\nNone of the options is the correct "
+     "first-line therapy.", None),
+])
+def test_english_recommendations_first_line_asides_and_common_causes(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(ANAPHYLAXIS)).value == expected
+
+
+def test_a_verdict_hedged_only_by_a_dash_clause_about_the_facts() -> None:
+    assert read_strict("This statement is accurate — HBV has a partially double-stranded DNA genome.", TF_EN).value is True
+
+
+ORGANS = {"A": "胸腺", "B": "丙硫氧嘧啶", "C": "尿量减少", "D": "7.35～7.45", "E": "脾"}
+STROKE = {"A": "静脉阿替普酶溶栓", "B": "阿司匹林联合氯吡格雷口服后观察", "C": "静脉滴注甘露醇脱水", "D": "静脉肝素抗凝", "E": "开颅减压术"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("因此本题答案可以是A也可以是E，要看题目问的是哪种。", ORGANS, None),
+    ("孕早期应当选用丙硫氧嘧啶进行抗甲状腺治疗。", ORGANS, "B"),
+    ("答案：C。\n等一下，我重新考虑一下。皮下吸收不稳定。所以更正答案为B。", ORGANS, "B"),
+    ("A 胸腺——中枢 ×；E 脾——外周 √；C 尿量——无关 ×。答案E。", ORGANS, "E"),
+    ("Ａ项7.25为酸血症；Ｄ项7.35～7.45为正常范围；Ｃ项为碱血症。故答案为Ｄ项。", ORGANS, "D"),
+    ("选A，膝反射消失是镁中毒最早的表现。", {**ORGANS, "A": "尿量减少", "C": "膝反射减弱或消失"}, None),
+    ("本题的答案是：\nA. 静脉阿替普酶溶栓\nB. 阿司匹林联合氯吡格雷口服后观察\nC. 静脉滴注甘露醇脱水\nD. 静脉肝素抗凝\nE. 开颅减压术\n"
+     "本题的答案是：\nA.", STROKE, None),
+])
+def test_chinese_alternatives_choices_marks_and_loops_cut_after_a_letter(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

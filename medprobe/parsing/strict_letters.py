@@ -63,7 +63,9 @@ _ASKED_IS = (
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text (or its own words for it: "the most
 #: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked
-_ASKED_TEXT_LETTER = re.compile(_ASKED_IS + r"(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)")
+_ASKED_TEXT_LETTER = re.compile(
+    r"(?:" + _ASKED_IS + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+)
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
 #: "最有意义的鉴别点是：回纳疝块后压住深环，增加腹压疝块是否再突出（D项）": the letter's own whole text, commas and all
@@ -97,7 +99,7 @@ _LABELLED_LETTER = tuple(
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
-        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+" + _ITEM,
+        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         # "… a CT pulmonary angiography (E) would be preferred": another option put forward
@@ -207,7 +209,7 @@ _CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)
 _BRACKETED_LETTER = re.compile(r"[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
-    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:correct|right)"
+    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right)"
     r"|\b(?:answer|option|choice|answer_choice)\b[\"']?\s*(?:is|:)\s*[\"']?none\s+of\s+(?:the\s+)?(?:above|options|choices)"
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
@@ -222,7 +224,7 @@ _FIRST_THOUGHT = re.compile(
 )
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|也可以(?:考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
     r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -241,7 +243,13 @@ _ECHO = re.compile(r"(?:^|[\t\n]|\s{2,}|\s(?=\d\)))([A-E1-5])\s*[:.)]\s*\S")
 _OPTION_LINE = re.compile(r"\s*(?:" + _OPTION_WORD + r"[A-E1-5]\s*项?\s*[:.)]|[(\[][A-E][)\]]|(?i:option|choice)\s*[A-E]\s*[,\-–—])\s*\S")
 #: a line opening with an option's letter and its (maybe shortened) text: "A 艾滋病：乙类", "B. Spectrin — …" (not the
 #: article of "A patient …"); three such lines go through the options
-_LETTER_LINE = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*|选项[ \t]*)?[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z]))[ \t]*\S", re.MULTILINE)
+_LETTER_LINE = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*|选项[ \t]*)?[(\[]?([A-E])[)\]]?(?:[ \t]*[:.)、]|[ \t]+(?![a-z])|[ \t]*项)[ \t]*\S", re.MULTILINE)
+#: the next line that holds something
+_NEXT_LINE = re.compile(r"[^\n]*\n\s*([^\n]+)")
+#: "Ａ项7.25～7.35为酸血症；Ｂ项…": options named "X项" one after another
+_LETTER_ITEM = re.compile(r"(?<![A-Za-z])([A-E])\s*项")
+#: "A 肾结石——多伴绞痛 ×；B 膀胱癌——√": an option and a mark in one item of an inline list
+_MARKED_INLINE = re.compile(r"(?:^|(?<=[；;\n]))\s*([A-E])(?![A-Za-z0-9])[^；;\n]{0,40}?[✅✔✓√☑❌✗✘×✖]")
 #: marks a reply puts on what it judges: a check on the option it picks, crosses on the rest (and a check after a
 #: verdict word affirms it, a cross after "False" agrees with it)
 CHECK_MARKS = "✅✔✓√☑"
@@ -265,9 +273,11 @@ _OPTION_HEAD = re.compile(
 #: "此患者为<text>。"): read only when the object is exactly that text, nothing more
 _EXACT_TEXT_SPANS = (
     re.compile(r"\b(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?]+)[.!]?\s*$"),
+    # "This is classic Hodgkin lymphoma.", "This is a typical case of <text>."
+    re.compile(r"\b(?i:this|it)\s+is\s+(?i:(?:an?\s+)?(?:classic|typical)\s+(?:case\s+of\s+)?)([^\n.;:!?]+?)\s*[.!](?:\s|$)"),
     # the reply opening with it: "This is <text> (formerly called …). The combination of …"
     re.compile(r"^\s*(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?()]+?)\s*(?:\([^()\n]*\))?\s*[.!](?:\s|$)"),
-    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+)?(?:diagnosis|answer|cause))\b"),
+    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+|most\s+common\s+|commonest\s+)?(?:diagnosis|answer|cause))\b"),
     # a conclusion ending the reply: "The right coronary artery is the most likely culprit vessel."
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
     # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice", "<text> is
@@ -279,6 +289,8 @@ _EXACT_TEXT_SPANS = (
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
 #: the "." of "E. coli" or "1.5"), a dash set off by spaces ("45,X — this is Turner syndrome")
 _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
+#: a letter in brackets after a name: "oral clindamycin (b)"
+_LETTER_ASIDE = re.compile(r"\s*[(（]\s*(?:option\s*)?[a-e]\s*[)）]$")
 #: an article opening a (lower-cased) sentence
 _ARTICLE = re.compile(r"^(?:the|an?)\s+")
 #: "vitamin b6 (pyridoxine)": a name and another name for it in brackets
@@ -294,7 +306,7 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -307,11 +319,12 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
     re.compile(r"^[ \t]*(?:主要|应该|应当|应)?(?:是|为|取决于)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未禁慎])选用[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
-    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?[ \t]*([^\n。;；，,]+)"),
@@ -387,8 +400,8 @@ def echoes_options(text: str, *, numbered: bool = False) -> bool:
 
 
 #: words that may follow a Chinese option's text without making it another name: "首选丙硫氧嘧啶治疗", "HBeAg阳性",
-#: "肺炎链球菌感染"
-_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性|感染)(?![\u4e00-\u9fff])")
+#: "肺炎链球菌感染", "选用丙硫氧嘧啶进行抗甲状腺治疗"
+_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性|感染)(?![\u4e00-\u9fff])|进行")
 
 
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -507,12 +520,22 @@ def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, 
     return next((other for other in named if other != letter), None) if named and letter not in named else None
 
 
+def _list_follows(text: str, match: re.Match[str]) -> bool:
+    """Whether the letter opens a line and the next line opens with another letter ("本题的答案是：\nA. …\nB. …"): a
+    list of options under the label, not one answer."""
+    line_start = text.rfind("\n", 0, match.start(1)) + 1
+    if text[line_start : match.start(1)].strip(" \t*([（"):
+        return False
+    next_line = _NEXT_LINE.search(text, match.end())
+    return next_line is not None and (other := _LETTER_LINE.match(next_line.group(1))) is not None and other.group(1) != match.group(1)
+
+
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
     """One answer letter found by a pattern: several options when another letter is joined to it, a
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
     letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
     aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
-    if _SEVERAL.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())):
+    if _SEVERAL.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())) or _list_follows(text, match):
         return Statement(None, rule, sentence)
     other = (
         _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
@@ -559,14 +582,15 @@ def _bigrams(text: str) -> set[str]:
 
 def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The option that the clause after a Chinese answer letter says in other words when the letter is another
-    ("答案：E，立位腹平片可以发现膈下游离气体" when E is 腹部B超 and B 立位腹部X线平片见膈下游离气体): half or more of its
-    character pairs (four at least) and under a third of the letter's own. Nothing when the clause sets it aside."""
+    ("答案：E，立位腹平片可以发现膈下游离气体" when E is 腹部B超 and B 立位腹部X线平片见膈下游离气体): enough of its
+    character pairs (two fifths, three at least) and under a third of the letter's own. Nothing when the clause sets it
+    aside."""
     if re.search(_ZH_SET_ASIDE, clause):
         return None
     said = _bigrams(clause)
     own = _bigrams(option_texts.get(letter, ""))
-    fits = [other for other, t in option_texts.items() if other != letter and len(pairs := _bigrams(t)) >= 4
-            and len(pairs & said) >= max(4, len(pairs) / 2)]
+    fits = [other for other, t in option_texts.items() if other != letter and len(pairs := _bigrams(t)) >= 3
+            and len(pairs & said) >= max(3, 0.4 * len(pairs))]
     return fits[0] if len(fits) == 1 and len(own & said) < len(own) / 3 else None
 
 
@@ -681,8 +705,8 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
                 yield Statement(letter, OPTION_TEXT, sentence)
     for pattern in _EXACT_TEXT_SPANS:
         for match in pattern.finditer(text):
-            letter = option_by_text(match.group(1), option_texts)
-            if letter and clean_text(match.group(1)) == clean_text(option_texts[letter]):
+            letter = _whole_text(match.group(1), option_texts)  # "Ursodeoxycholic acid (ursodiol) is the first-line …"
+            if letter:
                 yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
 
 
@@ -720,7 +744,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
         texts.setdefault(f"{named.group(2)} ({named.group(1)})", letter)
         if sum(other.startswith(named.group(1)) for other in texts) == 1:
             texts.setdefault(named.group(1), letter)
-    whole = clean_text(sentence)
+    whole = _LETTER_ASIDE.sub("", clean_text(sentence))  # "Oral clindamycin (B) is …": the letter is no other name
     whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
     if whole not in texts and (suffix := re.search(_ZH_SUFFIX.pattern + "$", whole)):
         whole = whole[: suffix.start()]  # "HBeAg阳性。"
@@ -785,6 +809,8 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
             text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + tail + r"[\s;,，；]*$", "\n", text)
             if cut:
                 break
+        # a new copy cut off after its first letter ("…本题的答案是：\nA."): the letter is no answer
+        text = re.sub(rf"\n[ \t]*[(\[]?{re.escape(letters[0])}[)\]]?[:.)、]?[ \t]*$", "\n", text)
         for n in range(1, len(items)):  # a loop caught mid-list: the list's last options open the reply
             text, cut = re.subn(r"^[\s;,，；]*" + r"[\s;,，；]*".join(items[n:]) + r"[\s;,，；]*", "\n", text)
             if cut:
@@ -799,7 +825,8 @@ def walks_through_options(text: str) -> bool:
     line_heads = {m.group(1) or m.group(2) for m in _LINE_HEAD.finditer(text)}
     return (
         echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
-        or len(set(_LETTER_LINE.findall(text))) >= 3
+        or len(set(_LETTER_LINE.findall(text))) >= 3 or len(set(_LETTER_ITEM.findall(text))) >= 3
+        or len({m.group(1) for m in _MARKED_INLINE.finditer(text)}) >= 2
     )
 
 

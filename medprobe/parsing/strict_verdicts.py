@@ -75,6 +75,8 @@ _ADVERB = r"(?:(?i:absolutely|definitely|clearly|certainly|completely|entirely)\
 _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 #: "The first part of the statement is true": a verdict on part of the statement, not on the statement
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
+#: a dash set off by spaces ends the clause of a verdict: what follows explains the facts, it does not hedge the verdict
+_DASH = re.compile(r"\s[—–]\s")
 #: what limits a verdict to a case: "true for …", "false in …", "correct about …"
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
@@ -151,7 +153,8 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             if _CONDITIONAL.search(text, 0, match.start()) or _PART_OF.search(text, 0, match.start()):
                 continue  # "judge whether her answer is right", "the first part of the statement is true": no verdict
             several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
-            found.append(Statement(None if several else _value(match), LABELLED, sentence_at(text, match.start(), match.end())))
+            sentence = _DASH.split(sentence_at(text, match.start(), match.end()), 1)[0]  # "… is accurate — HBV is partially …"
+            found.append(Statement(None if several else _value(match), LABELLED, sentence))
     return found
 
 
