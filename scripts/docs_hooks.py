@@ -80,13 +80,12 @@ def cli_reference() -> str:
 
 
 def precision_table() -> str:
-    """The shipped blind-read precision per cell, from ``medprobe kb precision --json``."""
-    from typer.testing import CliRunner
+    """The shipped blind-read precision per cell: the rows ``medprobe kb precision --json`` prints."""
+    _checkout_first()
+    from medprobe.precision import table_rows
+    from medprobe.sources.builtin import VERSIONS
 
-    result = CliRunner().invoke(_app(), ["kb", "precision", "--json"])
-    if result.exit_code != 0:
-        raise RuntimeError(f"medprobe kb precision --json failed: {result.output}")
-    rows: list[dict[str, Any]] = json.loads(result.stdout)
+    rows: list[dict[str, Any]] = [row for language in VERSIONS for row in table_rows(language)]
     if not rows:
         return "No blind reading measures the current builders' questions: every aspect is opt-in."
     lines = ["| KB | aspect | type | right/read | precision | 95 % interval | by default |", "|---|---|---|---|---|---|---|"]

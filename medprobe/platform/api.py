@@ -257,9 +257,7 @@ def get_submission(submission_id: RowId, session: DB, user: Viewer) -> dict[str,
 
 @router.post("/submissions/{submission_id}/leaderboard", response_model=SubmissionOut, responses=errors(401, 404))
 def set_visibility(submission_id: RowId, body: Visibility, session: DB, user: Participant) -> dict[str, Any]:
-    submission = submission_for(session, user, submission_id)
-    if not may_change(user, submission):
-        raise Refused(404, f"no submission {submission_id}")
+    submission = owned_for(session, user, submission_id)
     submission.public = body.public
     session.commit()
     return view(submission)

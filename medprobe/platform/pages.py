@@ -343,9 +343,7 @@ def render_report(text: str, submission_id: int, public: set[str]) -> str:
 async def toggle_public(request: Request, submission_id: RowId, session: DB, user: Who) -> Response:
     user = login_required(user)
     form = await form_data(request)
-    submission = submission_for(session, user, submission_id)
-    if not may_change(user, submission):
-        raise Refused(404, f"no submission {submission_id}")
+    submission = owned_for(session, user, submission_id)
     submission.public = form.get("public") == "on"
     session.commit()
     return see_other(f"/submissions/{submission_id}")
