@@ -39,13 +39,6 @@ from medprobe.records import AnswerFormat, Response
 JUDGED_SUFFIX = "/extract"
 
 
-def answer_text(reply: str) -> str | None:
-    """The part of a chat reply that answers: no reasoning block, no markdown; None when the reply
-    was all reasoning (the model never reached its answer)."""
-    cleaned = strip_reasoning(reply)
-    return None if cleaned.unfinished else normalise(cleaned.text)
-
-
 _CONCLUSION = re.compile(r"(?i:\b(?:therefore|thus|hence|so|in\s+conclusion|in\s+summary|overall)\b)|因此|所以|综上|总之")
 
 
@@ -72,11 +65,12 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     exact = exact_answer(reply, fmt)
     if exact is not None:
         return exact
-    text = answer_text(reply)
-    if text is None:
+    cleaned = strip_reasoning(reply)
+    if cleaned.unfinished:
         return Reading(None, UNPARSED, "the reasoning block never ends")
+    text = normalise(cleaned.text)
     if question is not None:
-        echoed = restatements(normalise(strip_reasoning(reply).text, cut=False), question)
+        echoed = restatements(normalise(cleaned.text, cut=False), question)
         if echoed is not None:
             return _agreed(echoed, fmt)
         text, ours = restated_question(text, question)

@@ -169,10 +169,12 @@ def restatements(text: str, question: str) -> list[str] | None:
     none after it). A block cut off at the very end of the reply is left out: the model ran out of tokens,
     it did not decline. (Our question written out later, after examples the model copied, is no answer
     a blind reader takes: the reply is an echo of the prompt.)"""
-    ours = _asked(normalise(question))
     heads = [m.start() for m in _NEW_QUESTION.finditer(text)]
+    if not heads or not _instructions_only(text[: heads[0]]):
+        return None
+    ours = _asked(normalise(question))
     blocks = [text[start:end].strip() for start, end in zip(heads, [*heads[1:], len(text)], strict=False)]
-    if not heads or not _instructions_only(text[: heads[0]]) or not _same_question(_asked(blocks[0]), ours):
+    if not _same_question(_asked(blocks[0]), ours):
         return None
     answers = []
     for n, block in enumerate(blocks):

@@ -2,8 +2,8 @@
 
 A few-shot prompt teaches one answer form ("C", "A,C", "true", "incorrect, the correct answer is C",
 "正确"), and most replies of a model that follows it are that form and nothing else. The strict rules
-(``strict_letters``, ``strict_verdicts``) read such a reply too, but only after 15-30 µs of pattern
-matching, which made reading a quarter of an 80,000-question run; :func:`exact_answer` recognises
+(``strict_letters``, ``strict_verdicts``) read such a reply too, but only after tens of microseconds of
+pattern matching per reply (more the more forms they know), which made reading a quarter of an 80,000-question run; :func:`exact_answer` recognises
 the form by comparison and gives the same reading at once. Any other reply, even one character
 off ("c", "C.", "True"), or one that is also an option's text, goes to the rules. ``tests/test_exact_answers.py`` checks that both
 readings agree for every exact answer, whatever the options' texts and the question.

@@ -25,6 +25,7 @@ words of the two languages cannot be confused.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
@@ -190,7 +191,7 @@ _TEXT_THEN_OWN_LETTER = re.compile(
     r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
 )
 #: "…this points to hypertrophic cardiomyopathy, option C.": a sentence ending with an option's text and its letter
-_TEXT_COMMA_OPTION = re.compile(r"([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
+_TEXT_COMMA_OPTION = re.compile(r"(?<![^\n.;:!?])([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
 #: what follows a letter before the option text that may accompany it: "D: text", "C (text)", "C. text", "C - text"
 _LETTER_TEXT_JOIN = re.compile(r"[ \t]*(?:[:.)\-–—(]|,)?[ \t]*")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
@@ -384,6 +385,7 @@ class Statement:
     why: str = ""
 
 
+@functools.lru_cache(maxsize=4096)
 def clean_text(text: str) -> str:
     """Lower-cased text without surrounding whitespace and trailing punctuation, in one width (NFKC: the reply is
     read folded, "（储存铁）" and "Na⁺" as "(储存铁)" and "Na+", so an option's text is compared folded too)."""
@@ -443,10 +445,8 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
-    same_line = rest.split("\n", 1)[0].lstrip(".:)]，。：,-–— \t")  # "D. 下肢深静脉血栓" when 下肢深静脉 is B
-    named = option_by_text(rest_clean.split("\n", 1)[0], option_texts) or _other_text_in(
-        _first_clause(same_line), letter, option_texts
-    ) or _explained_as_other(text, match.end(), letter, option_texts)
+    # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
+    named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
@@ -506,7 +506,7 @@ def _options_ending(words: str, option_texts: Mapping[str, str]) -> list[str]:
 
 
 def _holds(text: str, name: str) -> bool:
-    """Whether an option's text holds a name as whole words ("carboprost" in "carboprost tromethamine")."""
+    """Whether ``text`` holds ``name`` as whole words ("carboprost" in "carboprost tromethamine")."""
     return bool(text) and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
 
 
@@ -611,8 +611,10 @@ def _labelled(
 
 def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
     """"…是B：胸部CT", "… is C: <text>": a letter named by the sentence's verb with its own option text; "the most
-    characteristic marker is CA 19-9 (option B)": an option's text with its letter in brackets, as what the
-    question asks (a letter bracketed after another option's text names neither)."""
+    characteristic marker is CA 19-9 (option B)", "最可靠的指标是血清铁蛋白（C）", "I would recommend <text> (option A)": an
+    option's text (or, after a superlative or a recommendation, its own words for it) with its letter in brackets, as
+    what the question asks; "…points to hypertrophic cardiomyopathy, option C.": a sentence ending with a text and its
+    letter. A letter given with another option's text names neither."""
     for match in _ASKED_TEXT_LETTER.finditer(text):
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
@@ -632,15 +634,15 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         why = f"{CONFLICT}: {letter} with the text of {named}" if named not in (None, letter) else ""
         yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _TEXT_COMMA_OPTION.finditer(text):
-        letter, words = match.group(2), clean_text(match.group(1))
-        ends = _options_ending(words, option_texts)
-        sentence = sentence_at(text, match.start(), match.end())
-        if _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
+        pair = _text_and_letter(text, match)
+        if pair is None:
             continue
+        letter, words, sentence = pair
+        ends = _options_ending(words, option_texts)
         if not ends and not any(_holds(words, clean_text(option)) for other, option in option_texts.items() if other != letter):
             ends = [letter]  # "The answer is glaucoma, option E.": a shortened name, no other option's text
         if ends:
-            why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
+            why = _disagree(letter, ends)
             yield Statement(None if why else letter, LABELLED, sentence, why)
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
@@ -652,20 +654,35 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
 
 
+def _text_and_letter(text: str, match: re.Match[str]) -> tuple[str, str, str] | None:
+    """A text (group 1) and the letter (group 2) it is given with: the letter, the cleaned words and their sentence;
+    None when the sentence rules something out ("not", "unlikely", "排除")."""
+    sentence = sentence_at(text, match.start(), match.end())
+    if _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
+        return None
+    return match.group(2), clean_text(match.group(1)), sentence
+
+
+def _disagree(letter: str, ends: Sequence[str]) -> str:
+    """The reason a letter goes unread beside the options whose text its words end with ("" when its own is among them)."""
+    return "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
+
+
 def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
     """"the drug responsible is amiodarone (B)", "highly suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）":
     an option's text after a verb, with its letter in brackets. Reasoning names options so too ("the definitive
     treatment is emergent hemodialysis (D). However, …"), so these answer only a reply that commits to nothing else;
     a sentence naming two options so names several, and a letter after another option's text names neither."""
     for match in _TEXT_THEN_OWN_LETTER.finditer(text):
-        letter, words = match.group(2), clean_text(match.group(1))
-        sentence = sentence_at(text, match.start(), match.end())
-        ends = _options_ending(words, option_texts)
-        if not ends or _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence) or _CONDITION.match(sentence):
+        pair = _text_and_letter(text, match)
+        if pair is None or _CONDITION.match(pair[2]):
             continue  # also "If there are signs of perforation → emergency laparotomy (B)": one case, not the answer
+        letter, words, sentence = pair
+        ends = _options_ending(words, option_texts)
+        if not ends:
+            continue
         others = {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} - {letter}
-        why = "" if letter in ends else f"{CONFLICT}: {letter} with the text of {ends[0]}"
-        why = f"{SEVERAL} named with their letters: {letter}, {', '.join(sorted(others))}" if others else why
+        why = f"{SEVERAL} named with their letters: {letter}, {', '.join(sorted(others))}" if others else _disagree(letter, ends)
         yield Statement(None if why else letter, OPTION_TEXT, sentence, why)
 
 
@@ -677,8 +694,10 @@ def _sentence_before(text: str, start: int) -> str:
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
     """Options named by their text: a line or Chinese sentence that is an option's text (several such list
-    options without a pick), or a text after "the answer is" / "最可能的诊断是" (with a bracketed letter, it must
-    be that option's)."""
+    options without a pick), an opening sentence that is one (``_opening_text``), a Chinese superlative clause ending
+    with one (``_superlative_clauses``), a text after "the answer is" / "最可能的诊断是" and the other ``_TEXT_SPANS``
+    (with a bracketed letter, it must be that option's), and a statement whose whole object is one
+    (``_EXACT_TEXT_SPANS``)."""
     texts = {clean_text(t) for t in option_texts.values()}
     lines = {option_by_text(line, option_texts) for line in re.split(r"[\n。]", text) if clean_text(line) in texts}
     lines.discard(None)
@@ -795,8 +814,9 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     "A: 面瘫\tB: 面部潮红\t…"). A model that echoes the question writes the list after "Options:" /
     "选项：", which read as an answer label ("选项：A") without this; a reply listing *some* options with
     their texts ("A: Fever\nC: Rash") is answering, and is left alone. A model looping on the list is cut off
-    by the token limit inside a copy: the list's first options that end the reply (a last letter without its
-    text too) go as well, once a whole copy was found."""
+    by the token limit inside a copy: once a whole copy was found, the list's first options that end the reply (a last
+    letter without its text too, or a new copy's first letter alone) go as well, and so do the list's last options
+    when they open the reply (a loop caught mid-list)."""
     texts = {letter: t for letter, option in option_texts.items() if (t := option.strip())}
     if len(texts) < 2 or not all(t in text for t in texts.values()):
         return text  # no copy of the list can be there: the pattern is built only for replies that may hold one
