@@ -14,6 +14,7 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
+from medprobe.parsing.named_alone import named_alone
 from medprobe.parsing.reading import (
     DIFFERENT,
     JSON,
@@ -52,6 +53,10 @@ def conclusion(chain: str) -> str:
     return chain[found[-1].start() :] if found else chain
 
 
+#: what the letter rules say of a reply in which they found no option at all (``strict_letters.decide``)
+_NO_OPTION_FOUND = "no option found"
+
+
 def question_of(prompt: str) -> str:
     """A probe's own question: its prompt after the last solved example (examples end with a blank line)."""
     return prompt.rsplit("\n\n", 1)[-1].strip()
@@ -59,7 +64,8 @@ def question_of(prompt: str) -> str:
 
 def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = None) -> Reading:
     """A chat reply -> its answer under the strict rules for ``fmt.kind``. With the ``question`` asked,
-    a reply that answers a question of its own instead is unparsed."""
+    a reply that answers a question of its own instead is unparsed, and an MCQ reply in which no rule found an
+    answer may still name one option alone by its text (``named_alone``, which needs the question)."""
     if reply is None:
         return Reading(None, NO_REPLY, "the request failed")
     exact = exact_answer(reply, fmt)
@@ -81,7 +87,12 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     if not text:
         return Reading(None, UNPARSED, EMPTY_REPLY)
     fields = answer_fields(text)
-    return _read_rules(text, fmt) if fields is None else _read_fields(fields, fmt, reasoning_fields(text))
+    if fields is not None:
+        return _read_fields(fields, fmt, reasoning_fields(text))
+    reading = _read_rules(text, fmt)
+    if question is not None and fmt.kind == "option_letter" and reading.reason == _NO_OPTION_FOUND:
+        return named_alone(text, fmt.option_texts, question) or reading
+    return reading
 
 
 def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:

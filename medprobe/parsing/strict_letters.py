@@ -75,7 +75,7 @@ _ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
 _ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
-_NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
+NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
 _SENTENCE_ENDS = r"(?=\s*(?:$|[;!,]|\.(?:\s*$|\s+[A-Z*(]|\s*\n)))"
 #: a reply correcting itself ("Actually, A"): one more answer statement, which must agree with the others
@@ -122,11 +122,11 @@ _LABELLED_LETTER = tuple(
         _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
-        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + _NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)|\b(?i:both|either)\b)[^\n.!?])*?"
-        r"\(\s*(?:(?i:option|choice)\s+)?([A-E])\s*\)(?![^\n.!?]*(?:" + _NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)))",
+        r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)|\b(?i:both|either)\b)[^\n.!?])*?"
+        r"\(\s*(?:(?i:option|choice)\s+)?([A-E])\s*\)(?![^\n.!?]*(?:" + NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)))",
         # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
-        r"(?m:^)(?:(?!" + _NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
+        r"(?m:^)(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
@@ -145,7 +145,7 @@ _LABELLED_LETTER = tuple(
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
         r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
-        r"(?<![不未])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,
+        r"(?<![不未误])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,  # not "容易误选A"
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
         # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项", nor the 为 of
         # "误认为A选项正确", nor "有人认为是A项")
@@ -163,8 +163,8 @@ _LABELLED_LETTER = tuple(
         r"(?:答案|选)(?:可能|也许|或许|大概)(?:是|为)?\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
         _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
-        # "A和B都可以", "A、B均正确", "A和D都有可能": several options accepted together (read as several, never as the first)
-        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
+        # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
         r"\b(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|or|&)\s*[A-E]\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
@@ -223,6 +223,8 @@ _FIRST_THOUGHT = re.compile(
     r"(?:一开始|最初|起初|开始时)(?:我)?想[^，,。；;\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
+#: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
+_NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
     r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
@@ -332,8 +334,9 @@ _TEXT_SPANS = (
     # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
     re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*((?:\([^()\n]*\)|[^\n。;；，,])+)"),
-    # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative
-    re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*([^\n。;；，,!！]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
+    # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative (after a heading
+    # such as "【解析】" too)
+    re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:【[^】\n]{1,6}】[ \t]*)?([^\n。;；，,!！【]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
@@ -488,7 +491,7 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
     clause = clean_text(clause)
     own = clean_text(option_texts.get(letter, ""))
-    if not clause or (own and own in clause) or re.search(_NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE, clause):
+    if not clause or (own and own in clause) or re.search(NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE, clause):
         return None
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
@@ -564,7 +567,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     secretion" and D "Decreased degradation of bradykinin"): every content word of that option and not all of the
     letter's own. Nothing when the sentence sets the option aside ("unlike …") or fits several options."""
     window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
-    if re.search(_NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE, window):
+    if re.search(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE, window):
         return None
     if _CJK.search(option_texts.get(letter, "")):
         return _explained_as_other_zh(re.split(r"[。\n]", text[end:], maxsplit=1)[0], letter, option_texts)
@@ -658,7 +661,7 @@ def _text_and_letter(text: str, match: re.Match[str]) -> tuple[str, str, str] | 
     """A text (group 1) and the letter (group 2) it is given with: the letter, the cleaned words and their sentence;
     None when the sentence rules something out ("not", "unlikely", "排除")."""
     sentence = sentence_at(text, match.start(), match.end())
-    if _RULED_OUT.search(sentence) or re.search(_NOT_IT, sentence):
+    if _RULED_OUT.search(sentence) or re.search(NOT_IT, sentence):
         return None
     return match.group(2), clean_text(match.group(1)), sentence
 
@@ -744,7 +747,7 @@ def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | Non
     without letters)."""
     sentences = _TEXT_SENTENCE_BREAK.split(text)
     letter = _whole_text(sentences[0], option_texts)
-    if letter is None or re.search(_NOT_IT, sentence_at(text, 0, len(sentences[0]))):
+    if letter is None or re.search(NOT_IT, sentence_at(text, 0, len(sentences[0]))):
         return None
     others = {_whole_text(s, option_texts) for s in sentences[1:]}
     return Statement(letter, OPTION_TEXT, sentences[0]) if others <= {letter, None} else None
@@ -758,7 +761,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     # other option starts with it ("Vitamin B12 (oral)" and "Vitamin B12 (intramuscular)" share theirs)
     for text, letter in list(texts.items()):
         named = _NAME_AND_ASIDE.match(text)
-        if named is None or re.search(_NOT_IT + r"|\b(?i:or|and|vs)\b", text):
+        if named is None or re.search(NOT_IT + r"|\b(?i:or|and|vs)\b", text):
             continue
         texts.setdefault(f"{named.group(2)} ({named.group(1)})", letter)
         if sum(other.startswith(named.group(1)) for other in texts) == 1:
@@ -777,7 +780,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     letter = letters.pop()
     others = "|".join(re.escape(t) for t, other in texts.items() if other != letter)
     for name in names - set(texts):  # the other name: no other option in it, nothing ruled out, no "or"
-        if (others and re.search(rf"(?<![\w.])(?:{others})(?![\w])", name)) or re.search(_NOT_IT + r"|\b(?i:or|and|vs)\b", name):
+        if (others and re.search(rf"(?<![\w.])(?:{others})(?![\w])", name)) or re.search(NOT_IT + r"|\b(?i:or|and|vs)\b", name):
             return None
     return letter
 
@@ -933,8 +936,10 @@ def letter_statements(
         # others ("肝性脑病是…最严重的并发症 … 答案：B")
         letters = {s.value for s in found}
         last = max(text.rfind(s.sentence) for s in found)
-        found += [s for s in _named_by_text(text, option_texts) if s.value is not None and s.value not in letters
-                  and _named_after(text, s, last, letters, option_texts) and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)]))]
+        named = [s for s in _named_by_text(text, option_texts) if s.value is not None and _named_after(text, s, last, letters, option_texts)
+                 and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)])) and not _NOTE.search(s.sentence)]
+        if not any(s.value in letters for s in named):
+            found += [s for s in named if s.value not in letters]
     found = after_retraction(text, found)
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))

@@ -88,7 +88,7 @@ _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
 _LABEL = (
-    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?i:statement)\s*:\s*"
+    r"(?i:(?:final\s+)?(?:answer|verdict|conclusion|judge?ment|response))\s*(?:(?i:is)\s*)?:?\s*|(?i:statement|assessment|evaluation)\s*:\s*"
     r"|(?:答案|结论|(?:判断|回答)(?:结果)?|答)\s*(?:是|为)?\s*:?\s*"
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*|(?i:for\s+(?:exam|test|board)\s+purposes)\s*[,:]?\s*"
 )

@@ -54,8 +54,13 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
+#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict" (not "rationale" or "statement")
+_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)(?:_|$)")
+
+
 def _is_answer_field(key: str) -> bool:
-    return re.sub(r"[\s-]+", "_", key.strip().lower()) in ANSWER_FIELDS
+    name = re.sub(r"[\s-]+", "_", key.strip().lower())
+    return name in ANSWER_FIELDS or _VERDICT_FIELD.search(name) is not None
 
 
 def reasoning_fields(text: str) -> list[str]:
