@@ -957,3 +957,53 @@ STROKE = {"A": "静脉阿替普酶溶栓", "B": "阿司匹林联合氯吡格雷�
 def test_chinese_alternatives_choices_marks_and_loops_cut_after_a_letter(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+NUMBERS = {"A": "80%", "B": "84%", "C": "87%", "D": "90%", "E": "53%"}
+METFORMIN = {"A": "Hypoglycemia", "B": "Lactic acidosis", "C": "Intravenous thiamine", "D": "Magnesium sulfate", "E": "Intramuscular methotrexate"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("TN = 270, FP = 30.\n\nSpecificity = TN / (TN + FP) = 270 / 300 = 90%\n\nThe answer is C.", NUMBERS, None),
+    ("Specificity = TN / (TN + FP) = 270 / 300 = 90%\n\nThe answer is D.", NUMBERS, "D"),
+    ("Specificity = 270 / 300 = 90%\nFor reference:\n- PPV = 160 / 190 = 84% (option B)\n\nThe answer is D.", NUMBERS, "D"),
+    ("So the answer is AC.", NUMBERS, None),
+    ("The most serious adverse effect of this drug is lactic acidosis (option B), although it is rare.", METFORMIN, "B"),
+    ("Alcohol use disorder with confusion. Give thiamine first (C).", METFORMIN, "C"),
+    ("Hypoglycemia is unlikely here (A).", METFORMIN, None),
+    ("Option A is tempting. Give thiamine first (C).", METFORMIN, None),
+    ("For seizures in eclampsia I would recommend **magnesium sulfate** as the first drug.", METFORMIN, "D"),
+    ("Methotrexate (intramuscular). Her mass is small and unruptured.", METFORMIN, "E"),
+])
+def test_calculations_concatenated_letters_closing_brackets_and_reordered_names(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"statement_truth": "false", "rationale": "It harms the fetal kidney."}', False),
+    ('```json\n{"overall_verdict": true}\n```', True),
+    ("Assessment: False.\n\nIt never appears in the first day.", False),
+    ("Evaluation: true", True),
+    ("The claim is false because the clinical effect probably needs several weeks of adaptation.", False),
+    ("Probably the claim is false because it takes weeks.", None),
+])
+def test_verdict_fields_assessment_labels_and_hedges_inside_the_explanation(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+CIRRHOSIS = {"A": "上消化道出血", "B": "肝性脑病", "C": "原发性肝癌", "D": "自发性细菌性腹膜炎", "E": "A组链球菌"}
+TYPHOID = {"A": "肠出血", "B": "肠穿孔", "C": "中毒性心肌炎", "D": "支气管肺炎", "E": "溶血性尿毒综合征"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("不少考生会误选B，但本题选A。", CIRRHOSIS, "A"),
+    ("早期和晚期表现不同，所以A和B都是可能的答案。", CIRRHOSIS, None),
+    ("A。肝硬化最常见的并发症是上消化道出血。需注意：肝硬化最常见的死亡原因是肝性脑病。", CIRRHOSIS, "A"),
+    ("【答案】A\n【解析】上消化道出血为肝硬化最常见并发症；肝性脑病为最常见死亡原因；自发性细菌性腹膜炎为最常见的感染。", CIRRHOSIS, "A"),
+    ("【答案】B\n【解析】肠出血为伤寒最常见的严重并发症，而肠穿孔为伤寒最严重的并发症。", TYPHOID, "B"),
+    ("综上，本题答案为AB。", TYPHOID, None),
+    ("A组链球菌。", CIRRHOSIS, "E"),
+])
+def test_chinese_mistaken_picks_several_letters_caveats_and_group_a(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -53,7 +53,7 @@ from medprobe.parsing.reply_text import hedged, sentence_at
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
 _SPECIES = re.compile(r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)([a-z]{4,})\b")
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9])"  # not "D-dimer", "C-reactive"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9]|[组型族群])"  # not "D-dimer", "C-reactive", "A组链球菌"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -63,9 +63,10 @@ _ASKED_IS = (
     r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
 )
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text (or its own words for it: "the most
-#: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked
+#: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked; with the letter there, any
+#: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
-    r"(?:" + _ASKED_IS + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    r"(?:" + _ASKED_IS.replace("important", "important|serious|common|frequent|dangerous|useful|accurate") + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -130,6 +131,10 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
+        # "Wernicke encephalopathy. Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's
+        # last sentence, the one letter the reply writes (never in a sentence that rules out: "… is unlikely (B).")
+        r"^(?![\s\S]*(?<![A-Za-z])[A-E](?![A-Za-z])[\s\S]*[(\[][A-E][)\]]\s*[.!]?\s*$)(?:[\s\S]*[.!?]\s+)?(?:(?!" + NOT_IT
+        + r")[^\n.!?(])*[(\[]([A-E])[)\]]\s*[.!]?\s*$",
         # "… So the best drug is nitroprusside. B": a letter closing the reply (not one after "Now the options.", which
         # a reply cut off while listing them ends with)
         r"(?<=[.!?]\s)(?<![Oo]ptions\.\s)(?<![Cc]hoices\.\s)(?<!one\.\s)([A-E])\s*[.!]?\s*$",
@@ -163,6 +168,8 @@ _LABELLED_LETTER = tuple(
         r"(?:答案|选)(?:可能|也许|或许|大概)(?:是|为)?\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
         _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
+        # "本题答案为AB", "the answer is AC": several letters written together after the label (read as several)
+        r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
@@ -237,6 +244,8 @@ _RULED_OUT = re.compile(
     r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
     r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一|不应|不宜|避免|慎用"
 )
+#: right after an answer letter, more letters written on to it ("答案为AB")
+_MORE_LETTERS = re.compile(r"[A-E]{1,4}(?![A-Za-z0-9])")
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
 _SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: an option's text in brackets after its letter: "C (duodenal atresia)", "C（十二指肠闭锁）"
@@ -335,10 +344,10 @@ _TEXT_SPANS = (
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
     re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*((?:\([^()\n]*\)|[^\n。;；，,])+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative (after a heading
-    # such as "【解析】" too)
-    re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:【[^】\n]{1,6}】[ \t]*)?([^\n。;；，,!！【]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
+    # such as "【解析】", or "，而" / "，但", too)
+    re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但))[ \t]*(?:【[^】\n]{1,6}】[ \t]*)?([^\n。;；，,!！【]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
-    re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with))\s+([^\n.。;；]+)"),
+    re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
     re.compile(_ASKED_IS + r"(?i:(?:the|an?|to)\s+)?([^\n.;:!?]+)"),
@@ -538,7 +547,7 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
     letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
     aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
-    if _SEVERAL.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())) or _list_follows(text, match):
+    if _SEVERAL.match(text, match.end()) or _MORE_LETTERS.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())) or _list_follows(text, match):
         return Statement(None, rule, sentence)
     other = (
         _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
@@ -770,6 +779,8 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
     if whole not in texts and (suffix := re.search(_ZH_SUFFIX.pattern + "$", whole)):
         whole = whole[: suffix.start()]  # "HBeAg阳性。"
+    if whole not in texts and (reordered := _same_words(whole, texts)):
+        return reordered  # "Methotrexate (intramuscular)." for "Intramuscular methotrexate"
     aside = _NAME_AND_ASIDE.match(whole)
     if whole in texts or not aside:
         return texts.get(whole)
@@ -783,6 +794,16 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
         if (others and re.search(rf"(?<![\w.])(?:{others})(?![\w])", name)) or re.search(NOT_IT + r"|\b(?i:or|and|vs)\b", name):
             return None
     return letter
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def _same_words(sentence: str, texts: Mapping[str, str]) -> str | None:
+    """The one option whose text has the sentence's words in another order, brackets aside (two words or more)."""
+    words = sorted(_WORD.findall(sentence))
+    same = {letter for text, letter in texts.items() if len(words) > 1 and sorted(_WORD.findall(text)) == words}
+    return same.pop() if len(same) == 1 else None
 
 
 def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
@@ -941,10 +962,31 @@ def letter_statements(
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
     found = after_retraction(text, found)
+    found += _computed_against(text, found, option_texts)
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
+
+
+#: a line that is one calculation and its result: "Specificity = TN / (TN + FP) = 270 / 300 = 90%" (no commas, no list)
+_CALCULATION_LINE = re.compile(r"^[ \t]*[^\s,;:，；：\-*•\n][^,;:，；：\n]*=[ \t]*([^=,;:，；：()（）\n]{1,20}?)[ \t]*[.。]?[ \t]*$")
+
+
+def _computed_against(text: str, found: Sequence[Statement], option_texts: Mapping[str, str]) -> list[Statement]:
+    """The calculation on the line just before the answer, when its result is another option's text ("Specificity =
+    270 / 300 = 90%\n\nThe answer is C." when 90% is D): the reply computed one answer and named another, so it
+    commits to neither (a line of several results "for reference" is no such calculation)."""
+    letters = {s.value for s in found}
+    if len(letters) != 1 or None in letters:
+        return []
+    answer = min(start for s in found if (start := text.rfind(s.sentence)) >= 0) if found else -1
+    lines = [line for line in text[: max(answer, 0)].split("\n") if line.strip()]
+    result = _CALCULATION_LINE.match(lines[-1]) if lines else None
+    computed = option_by_text(result.group(1), option_texts) if result else None
+    if computed is None or computed in letters:
+        return []
+    return [Statement(None, OPTION_TEXT, lines[-1], f"{CONFLICT}: the calculation gives {computed}")]
 
 
 def _named_after(text: str, named: Statement, last: int, letters: set[object], option_texts: Mapping[str, str]) -> bool:

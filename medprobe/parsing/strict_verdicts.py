@@ -77,6 +77,8 @@ _COPULA = r"(?:(?:这|它|此)?(?:是|为)(?=不?正确|错误|不?对|错))?"
 _PART_OF = re.compile(r"\b(?i:(?:first|second|third|last|latter|former|other|one)\s+(?:part|half|clause|portion)\s+of|(?:part|half|portion)\s+of)\s+$")
 #: a dash set off by spaces ends the clause of a verdict: what follows explains the facts, it does not hedge the verdict
 _DASH = re.compile(r"\s[—–]\s")
+#: where a verdict's sentence goes on to explain it: such a dash, or "because", "since", "as", "因为", "由于"
+_EXPLAINS = re.compile(_DASH.pattern + r"|,?\s+\b(?i:because|since|as|given\s+that|due\s+to)\b|[，,]?\s*(?:因为|由于)")
 #: what limits a verdict to a case: "true for …", "false in …", "correct about …"
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
@@ -153,9 +155,19 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             if _CONDITIONAL.search(text, 0, match.start()) or _PART_OF.search(text, 0, match.start()):
                 continue  # "judge whether her answer is right", "the first part of the statement is true": no verdict
             several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
-            sentence = _DASH.split(sentence_at(text, match.start(), match.end()), 1)[0]  # "… is accurate — HBV is partially …"
+            sentence = _verdict_clause(text, match)  # "… is accurate — HBV is partially …"
             found.append(Statement(None if several else _value(match), LABELLED, sentence))
     return found
+
+
+def _verdict_clause(text: str, match: re.Match[str]) -> str:
+    """The verdict's sentence up to where it starts explaining: a dash set off by spaces, or "because" / "since" /
+    "因为" after the verdict word ("The claim is false because, although …, probably reflecting …": the explanation's
+    "probably" hedges a fact, not the verdict)."""
+    sentence = sentence_at(text, match.start(), match.end())
+    verdict_end = sentence.find(match.group(0)) + len(match.group(0))
+    explains = _EXPLAINS.search(sentence, max(verdict_end, 0))
+    return sentence[: explains.start()] if explains else sentence
 
 
 def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) -> bool:

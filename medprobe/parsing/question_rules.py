@@ -1,0 +1,159 @@
+"""The last rules for an MCQ reply, where no other rule found an answer: rules that need our question.
+
+Models that answer in prose often never write a letter or an answer phrase. A blind reader still takes an answer from
+two kinds of such replies, and so does the reader, with the question at hand:
+
+**The stem completed** (``completes_stem``): a Chinese reply that writes out the end of our stem and finishes it with
+one option's whole text ("肺炎链球菌肺炎的典型痰液是铁锈色痰。砖红色胶冻样痰见于…" to "…的典型痰液是"). The words are
+our question's own, so the clause answers it, whatever the reply says of the other options afterwards.
+
+**One option named alone** (``named_alone``): "Squamous cell carcinoma of the lung.", "Digoxin toxicity (precipitated
+by the verapamil interaction).", "消化性溃疡最常见的并发症是上消化道出血。". This is the loosest of the reader's rules,
+so it reads only when everything around the name says "this is my answer" (precision before coverage):
+
+- the reply writes no option letter at all, hedges nowhere, does not send the user to a doctor, and does not loop;
+- exactly one option's whole text is named (a shorter option's text inside a longer one's counts as the longer one);
+- it is named in the reply's first sentence, never in a list ("including X, Y and Z", "X、Y和Z"), no sentence
+  naming it rules anything out ("not", "rather than", "不", "排除"…) and no clause naming it puts another thing
+  beside it ("or", "或");
+- the question does not ask for the exception ("EXCEPT", "不正确的是", "除外"): naming a true fact answers no such
+  question;
+- in Chinese, the reply repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
+  reply about another thing ("最常见的死亡原因是脑疝" to a question on the site) is not read as an answer to ours.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+
+from medprobe.parsing.reading import OPTION_TEXT, Reading
+from medprobe.parsing.reply_text import hedged, normalise, sentence_at
+from medprobe.parsing.strict_letters import NOT_IT, clean_text
+
+#: any option letter standing alone: a reply that writes one is read by the letter rules, never by this one
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])")
+#: what rules out or sets aside an option in the sentence that names it
+_SET_ASIDE = re.compile(
+    NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative)\b"
+    r"|不|非|未|无|排除|鉴别|而|其次|禁"
+)
+#: "or" in the clause that names it: another thing put beside it ("X or Y"; not "X, which can lead to A or B")
+_OR = re.compile(r"\b(?i:or)\b|或")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：()（）]|\s[—–-]\s")
+#: a name that is one item of a list: a list word or separator just before it, or just after it (a comma that goes on
+#: with "because", "which", "此外", "然后"… ends the answer's clause instead)
+_LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
+_LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
+#: the reply sends the user elsewhere instead of answering: "consult a doctor", "建议咨询医生", "I'm not able to"
+_DEFERS = re.compile(r"建议|咨询|遵医嘱|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide)")
+#: the question asks for the option that is not so: "all of the following EXCEPT", "不正确的是", "不属于"
+_ASKS_FOR_EXCEPTION = re.compile(
+    r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
+    r"|不(?:是|属|包括|正确|对|符合|宜|应|能|会|可|常|需|用|出现|引起|见|适合|支持)"  # not 不良反应, 心功能不全
+)
+#: where the option list starts in our question, and where its answer label stands
+_OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\n)\s*[(\[]?A[)\].:：、]\s*\S")
+_QUESTION_LABEL = re.compile(r"^\s*(?:(?i:question)|问题|题目)\s*[:：]\s*")
+_ANSWER_LABEL = re.compile(r"\n\s*(?:(?i:answer)|答案)\s*[:：]")
+#: what ends a Chinese stem after the thing asked for: punctuation, "（ ）", 是 / 为 / 的是, and 应 / 应该 before them
+#: (not the 应 of 反应, 效应, 适应)
+_STEM_ENDING = re.compile(r"(?:[\s（）()_:：?？。.]|的是|是|为|的|(?<![反效适响供])应(?:该|当)?)+$")
+#: a sentence ends at "。", "！", "？" or a line break, or at ".", "!", "?" before a space ("0.5 mg", "E. coli" go on)
+_FIRST_SENTENCE = re.compile(r"[。！？\n]|[.!?](?:\s|$)")
+_CLAUSE = re.compile(r"[，,。.;；\n]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def stem_of(question: str) -> str:
+    """Our question without its option list and answer label: what is asked."""
+    question = normalise(question)
+    label = _ANSWER_LABEL.search(question)
+    question = question[: label.start()] if label else question
+    options = _OPTION_LIST.search(question)
+    return _QUESTION_LABEL.sub("", question[: options.start()] if options else question).strip()
+
+
+def asked_word(stem: str) -> str:
+    """What a Chinese stem asks for: its last two characters, after "是" / "为" / "的是" / "（ ）" ("…最常见的部位是（ ）"
+    -> "部位"). An English stem gives "" (English replies seldom repeat "diagnosis" or "next step")."""
+    stem = _STEM_ENDING.sub("", stem)
+    return stem[-2:] if _CJK.search(stem[-2:]) else ""
+
+
+def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each option's whole text stands in the (folded, lower-case) reply; a text inside a longer option's
+    text, where that one is named, is not named itself ("贫血" in "缺铁性贫血")."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for letter, option in option_texts.items():
+        name = clean_text(option)
+        if len(name) < 2:
+            continue
+        pattern = re.escape(name) if _CJK.search(name) else r"(?<![\w-])" + re.escape(name) + r"(?![\w-])"
+        spans[letter] = [(m.start(), m.end()) for m in re.finditer(pattern, text)]
+    inside = {
+        letter: [(a, b) for a, b in found if not any(o != letter and c <= a and b <= d and d - c > b - a for o in spans for c, d in spans[o])]
+        for letter, found in spans.items()
+    }
+    return {letter: found for letter, found in inside.items() if found}
+
+
+def _loops(text: str) -> bool:
+    """A clause written twice: the reply loops, and a loop commits to nothing."""
+    clauses = [c.strip() for c in _CLAUSE.split(text) if len(c.strip()) > 3]
+    return len(clauses) != len(set(clauses))
+
+
+def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+    """The option a cleaned ``reply`` names alone by its text (see the module docstring), or None."""
+    stem = stem_of(question)
+    if _ANY_LETTER.search(reply) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(stem):
+        return None
+    text = unicodedata.normalize("NFKC", reply).lower()
+    asked = asked_word(stem)
+    named = _named(text, option_texts)
+    if len(named) != 1 or _loops(text) or (asked and asked not in text):
+        return None
+    ((letter, spans),) = named.items()
+    first = _FIRST_SENTENCE.search(text)
+    if spans[0][0] >= (first.start() if first else len(text)):
+        return None
+    for start, end in spans:
+        if _SET_ASIDE.search(sentence_at(text, start, end)) or _OR.search(_clause(text, start, end)) or _LISTED_BEFORE.search(text[max(0, start - 12) : start]) or _LISTED_AFTER.match(text, end):
+            return None
+    return Reading(letter, OPTION_TEXT)
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around ``text[start:end]``: between commas, brackets, colons or set-off dashes."""
+    left = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
+    right = _CLAUSE_BREAK.search(text, end)
+    return text[left : right.start() if right else len(text)]
+
+
+#: the end of a Chinese stem that a reply must write out to complete it: its last characters, the verb included
+_STEM_TAIL = 5
+_TAIL_PUNCTUATION = re.compile(r"[\s（）()_:：?？。.]+$")
+_ZH_CLAUSE_END = re.compile(r"[。；;！？!?\n，,]")
+
+
+def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+    """The option whose whole text finishes a clause that writes out the end of our Chinese stem ("…的典型痰液是" ->
+    "肺炎链球菌肺炎的典型痰液是铁锈色痰。"); None when no clause does, clauses finish it with different options, the
+    option heads a list of options' texts, or the reply loops."""
+    tail = _TAIL_PUNCTUATION.sub("", stem_of(question))[-_STEM_TAIL:]
+    if len(tail) < _STEM_TAIL or not _CJK.search(tail):
+        return None
+    text = unicodedata.normalize("NFKC", reply).lower()
+    if _loops(text):
+        return None
+    texts = {letter: name for letter, option in option_texts.items() if (name := clean_text(option))}
+    found = set()
+    for at in (m.end() for m in re.finditer(re.escape(unicodedata.normalize("NFKC", tail).lower()), text)):
+        end = _ZH_CLAUSE_END.search(text, at)
+        completion = text[at : end.start() if end else len(text)].strip()
+        following = _ZH_CLAUSE_END.search(text, end.end()) if end else None
+        listed = end is not None and text[end.end() : following.start() if following else len(text)].strip() in texts.values()
+        found |= {letter for letter, name in texts.items() if completion == name and not listed}  # not "…是明显水肿，高脂血症，…"
+    return Reading(found.pop(), OPTION_TEXT) if len(found) == 1 else None

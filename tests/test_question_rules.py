@@ -1,0 +1,71 @@
+"""The last MCQ rules, which need our question: a Chinese stem completed by an option's text, and one option named
+alone by its text in a reply that writes no letter."""
+
+from __future__ import annotations
+
+import pytest
+
+from medprobe.parsing.answers import read_strict
+from medprobe.parsing.question_rules import asked_word, stem_of
+from medprobe.records import AnswerFormat
+
+LUNG = {"A": "Small cell carcinoma", "B": "Adenocarcinoma", "C": "Large cell carcinoma", "D": "Squamous cell carcinoma", "E": "Carcinoid tumor"}
+SPUTUM = {"A": "铁锈色痰", "B": "砖红色胶冻样痰", "C": "黄绿色脓痰", "D": "粉红色泡沫痰", "E": "白色黏痰"}
+SITE = {"A": "脑叶", "B": "基底节区", "C": "丘脑", "D": "脑桥", "E": "小脑"}
+ULCER = {"A": "上消化道出血", "B": "穿孔", "C": "幽门梗阻", "D": "癌变", "E": "贫血"}
+
+
+def _question(stem: str, texts: dict[str, str]) -> str:
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
+    head, options, answer = ("问题：", "选项：", "答案：") if zh else ("Question: ", "Options: ", "Answer:")
+    return head + stem + "\n" + options + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n" + answer
+
+
+def _read(reply: str, texts: dict[str, str], stem: str | None) -> object:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is not LUNG else "en")
+    return read_strict(reply, fmt, None if stem is None else _question(stem, texts)).value
+
+
+EN_STEM = "A 64-year-old smoker has a central cavitating mass and hypercalcemia. Which type of lung cancer is most likely?"
+EXCEPT_STEM = "Each of the following is a type of non-small cell lung cancer EXCEPT:"
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("Squamous cell carcinoma of the lung.", EN_STEM, "D"),
+    ("Squamous cell carcinoma of the lung.", None, None),  # without the question the rule does not run
+    ("Squamous cell carcinoma, because of the cavitation and the PTHrP.", EN_STEM, "D"),
+    ("Squamous cell carcinoma or a metastasis.", EN_STEM, None),
+    ("It is not squamous cell carcinoma.", EN_STEM, None),
+    ("Lung cancers include squamous cell carcinoma, which is central.", EN_STEM, None),
+    ("Maybe squamous cell carcinoma.", EN_STEM, None),
+    ("The central mass fits. Squamous cell carcinoma is my answer.", EN_STEM, None),  # not in the first sentence
+    ("Squamous cell carcinoma of the lung.", EXCEPT_STEM, None),
+    ("Please consult a doctor about squamous cell carcinoma.", EN_STEM, None),
+])
+def test_one_option_named_alone_in_english(reply: str, stem: str | None, expected: object) -> None:
+    assert _read(reply, LUNG, stem) == expected
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("消化性溃疡最常见的并发症是上消化道出血。出血多来自溃疡底部的血管。", ULCER, "消化性溃疡最常见的并发症是", "A"),
+    ("高血压脑出血后死亡多由脑桥受压引起。", SITE, "高血压性脑出血最常见的部位是（ ）", None),  # not what is asked
+    ("高血压脑出血最常见的部位是基底节区。", SITE, "高血压性脑出血最常见的部位是（ ）", "B"),
+    ("上消化道出血，上消化道出血，上消化道出血，并发症", ULCER, "消化性溃疡最常见的并发症是", None),  # a loop
+    ("肺炎链球菌肺炎的典型痰液是铁锈色痰。砖红色胶冻样痰见于克雷伯杆菌肺炎，粉红色泡沫痰见于肺水肿。", SPUTUM, "肺炎链球菌肺炎的典型痰液是", "A"),
+    ("肺炎链球菌肺炎的典型痰液是铁锈色痰，砖红色胶冻样痰，黄绿色脓痰。", SPUTUM, "肺炎链球菌肺炎的典型痰液是", None),  # a list
+    ("肺炎链球菌肺炎的典型痰液是铁锈色痰。", SPUTUM, None, None),
+])
+def test_a_chinese_stem_completed_or_one_option_named_alone(reply: str, texts: dict, stem: str | None, expected: object) -> None:
+    assert _read(reply, texts, stem) == expected
+
+
+@pytest.mark.parametrize(("stem", "word"), [
+    ("高血压性脑出血最常见的部位是（ ）", "部位"), ("氨基糖苷类抗生素的主要不良反应是", "反应"), ("首选的治疗应为：", "治疗"),
+    ("Which of the following is the most likely diagnosis?", ""),
+])
+def test_what_a_stem_asks_for(stem: str, word: str) -> None:
+    assert asked_word(stem) == word
+
+
+def test_the_stem_is_our_question_without_its_options_and_label() -> None:
+    assert stem_of(_question("肺炎链球菌肺炎的典型痰液是", SPUTUM)) == "肺炎链球菌肺炎的典型痰液是"
