@@ -69,3 +69,24 @@ def test_what_a_stem_asks_for(stem: str, word: str) -> None:
 
 def test_the_stem_is_our_question_without_its_options_and_label() -> None:
     assert stem_of(_question("肺炎链球菌肺炎的典型痰液是", SPUTUM)) == "肺炎链球菌肺炎的典型痰液是"
+
+
+TF = AnswerFormat(kind="true_false", options=[], option_texts={})
+
+
+def _statement(claim: str) -> str:
+    return f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:'
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("True — most emboli come from the deep veins of the legs, not the upper extremities.",
+     "Most pulmonary emboli come from thrombosis of the upper extremities.", None),
+    ("True. They are cleared by the kidney, so the dose changes in renal failure, not in liver failure.",
+     "Aminoglycosides need a lower dose in liver failure.", None),
+    ("True. They are cleared by the kidney, so the dose is not changed in liver failure.",
+     "Aminoglycosides need no dose change in liver failure; they are not changed in liver failure.", True),
+    ("True. The dose changes in renal failure, not in heart failure.", "Aminoglycosides need a lower dose in renal failure.", True),
+    ("False — they come from the legs, not the upper extremities.", "Most pulmonary emboli come from the upper extremities.", False),
+])
+def test_a_true_whose_explanation_denies_the_statement_is_unread(reply: str, claim: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

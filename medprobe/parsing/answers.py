@@ -14,7 +14,7 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
-from medprobe.parsing.question_rules import completes_stem, named_alone
+from medprobe.parsing.question_rules import completes_stem, denies_statement, named_alone
 from medprobe.parsing.reading import (
     DIFFERENT,
     JSON,
@@ -65,7 +65,8 @@ def question_of(prompt: str) -> str:
 def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = None) -> Reading:
     """A chat reply -> its answer under the strict rules for ``fmt.kind``. With the ``question`` asked,
     a reply that answers a question of its own instead is unparsed, and an MCQ reply in which no rule found an
-    answer may still complete our stem with an option's text or name one option alone (``question_rules``)."""
+    answer may still complete our stem with an option's text or name one option alone, and a "true" that the reply's
+    explanation denies is unread (``question_rules``)."""
     if reply is None:
         return Reading(None, NO_REPLY, "the request failed")
     exact = exact_answer(reply, fmt)
@@ -92,6 +93,8 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     reading = _read_rules(text, fmt)
     if question is not None and fmt.kind == "option_letter" and reading.reason == _NO_OPTION_FOUND:
         return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
+    if question is not None and fmt.kind == "true_false" and reading.value is True:
+        return denies_statement(text, question) or reading
     return reading
 
 

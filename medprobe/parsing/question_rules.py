@@ -1,4 +1,4 @@
-"""The last rules for an MCQ reply, where no other rule found an answer: rules that need our question.
+"""The reader's rules that need our question: the last ones for an MCQ reply, and a check on a "true" verdict.
 
 Models that answer in prose often never write a letter or an answer phrase. A blind reader still takes an answer from
 two kinds of such replies, and so does the reader, with the question at hand:
@@ -20,6 +20,10 @@ so it reads only when everything around the name says "this is my answer" (preci
   question;
 - in Chinese, the reply repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
   reply about another thing ("最常见的死亡原因是脑疝" to a question on the site) is not read as an answer to ours.
+
+**A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
+extremities." to "Most emboli come from the upper extremities": the reply says "not" (or "rather than", "instead of")
+before words of our statement that the statement itself does not negate. It gives both verdicts, so it is unread.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from medprobe.parsing.reading import OPTION_TEXT, Reading
+from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
 from medprobe.parsing.reply_text import hedged, normalise, sentence_at
 from medprobe.parsing.strict_letters import NOT_IT, clean_text
 
@@ -157,3 +161,26 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
         listed = end is not None and text[end.end() : following.start() if following else len(text)].strip() in texts.values()
         found |= {letter for letter, name in texts.items() if completion == name and not listed}  # not "…是明显水肿，高脂血症，…"
     return Reading(found.pop(), OPTION_TEXT) if len(found) == 1 else None
+
+
+#: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"
+_DENIED = re.compile(r"\b(?i:not|rather\s+than|instead\s+of)\s+(?:(?i:the|a|an|in|of|on|at|by|from|for|with|to)\s+)?((?:[\w-]+\s+){1,5}[\w-]+)")
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never)\s+(?:[\w-]+\s+){0,2}$")
+_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+
+
+def denies_statement(reply: str, question: str) -> Reading | None:
+    """A "true" verdict whose reply denies words of our statement ("… not the upper extremities" when the statement
+    says the upper extremities): unread, as both verdicts (None when the reply denies nothing the statement says)."""
+    found = _STATEMENT.search(question)
+    statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
+    for denied in _DENIED.finditer(reply):
+        words = denied.group(1).lower().split()
+        for n in range(len(words), 1, -1):
+            at = statement.find(" " + " ".join(words[:n]) + " ")
+            at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
+            if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):
+                return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply denies \"{' '.join(words[:n])}\"")
+            if at >= 0:
+                break
+    return None
