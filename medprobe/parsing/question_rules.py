@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
-from medprobe.parsing.reply_text import hedged, normalise, sentence_at
+from medprobe.parsing.reply_text import QUESTION_HEAD, asked_part, hedged, normalise, sentence_at
 from medprobe.parsing.strict_letters import NOT_IT, clean_text
 
 #: any option letter standing alone: a reply that writes one is read by the letter rules, never by this one
@@ -57,10 +57,8 @@ _ASKS_FOR_EXCEPTION = re.compile(
     r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
     r"|不(?:是|属|包括|正确|对|符合|宜|应|能|会|可|常|需|用|出现|引起|见|适合|支持)"  # not 不良反应, 心功能不全
 )
-#: where the option list starts in our question, and where its answer label stands
+#: where the option list starts in our question
 _OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\n)\s*[(\[]?A[)\].:：、]\s*\S")
-_QUESTION_LABEL = re.compile(r"^\s*(?:(?i:question)|问题|题目)\s*[:：]\s*")
-_ANSWER_LABEL = re.compile(r"\n\s*(?:(?i:answer)|答案)\s*[:：]")
 #: what ends a Chinese stem after the thing asked for: punctuation, "（ ）", 是 / 为 / 的是, and 应 / 应该 before them
 #: (not the 应 of 反应, 效应, 适应)
 _STEM_ENDING = re.compile(r"(?:[\s（）()_:：?？。.]|的是|是|为|的|(?<![反效适响供])应(?:该|当)?)+$")
@@ -72,11 +70,9 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def stem_of(question: str) -> str:
     """Our question without its option list and answer label: what is asked."""
-    question = normalise(question)
-    label = _ANSWER_LABEL.search(question)
-    question = question[: label.start()] if label else question
+    question = asked_part(normalise(question))
     options = _OPTION_LIST.search(question)
-    return _QUESTION_LABEL.sub("", question[: options.start()] if options else question).strip()
+    return QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()
 
 
 def asked_word(stem: str) -> str:
@@ -123,10 +119,16 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     first = _FIRST_SENTENCE.search(text)
     if spans[0][0] >= (first.start() if first else len(text)):
         return None
-    for start, end in spans:
-        if _SET_ASIDE.search(sentence_at(text, start, end)) or _OR.search(_clause(text, start, end)) or _LISTED_BEFORE.search(text[max(0, start - 12) : start]) or _LISTED_AFTER.match(text, end):
-            return None
-    return Reading(letter, OPTION_TEXT)
+    return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
+
+
+def _set_aside(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``text[start:end]`` is ruled out in its sentence, put beside another thing in its clause,
+    or one item of a list."""
+    return bool(
+        _SET_ASIDE.search(sentence_at(text, start, end)) or _OR.search(_clause(text, start, end))
+        or _LISTED_BEFORE.search(text[max(0, start - 12) : start]) or _LISTED_AFTER.match(text, end)
+    )
 
 
 def _clause(text: str, start: int, end: int) -> str:

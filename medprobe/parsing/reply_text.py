@@ -137,11 +137,13 @@ def hedged(sentence: str) -> bool:
     return _HEDGE.search(sentence) is not None
 
 
-_QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
+#: the label a question or statement opens with
+QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
 _ANSWER_LABEL = re.compile(r"\n\s*(?:Answer|答案)\s*[:：]", re.IGNORECASE)
 
 
-def _asked(block: str) -> str:
+def asked_part(block: str) -> str:
+    """A question block up to its answer label ("Answer:", "答案：")."""
     label = _ANSWER_LABEL.search(block)
     return (block[: label.start()] if label else block).strip()
 
@@ -172,13 +174,13 @@ def restatements(text: str, question: str) -> list[str] | None:
     heads = [m.start() for m in _NEW_QUESTION.finditer(text)]
     if not heads or not _instructions_only(text[: heads[0]]):
         return None
-    ours = _asked(normalise(question))
+    ours = asked_part(normalise(question))
     blocks = [text[start:end].strip() for start, end in zip(heads, [*heads[1:], len(text)], strict=False)]
-    if not _same_question(_asked(blocks[0]), ours):
+    if not _same_question(asked_part(blocks[0]), ours):
         return None
     answers = []
     for n, block in enumerate(blocks):
-        if not _same_question(_asked(block), ours):
+        if not _same_question(asked_part(block), ours):
             continue
         label = _ANSWER_LABEL.search(block)
         answer = block[label.start() :].strip() if label and block[label.end() :].strip() else ""
@@ -191,7 +193,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     """A reply that opens by writing a question ("Statement: …", "陈述：…") answers that question. When it
     is ours, restated, the answer is what follows (returned); when it is another — small models go on
     writing solved examples of their own — its answer is not an answer to ours (``False``)."""
-    if not _QUESTION_HEAD.match(text):
+    if not QUESTION_HEAD.match(text):
         return text, True
     label = _ANSWER_LABEL.search(text) or _PARAGRAPH.search(text)
     asked = text[: label.start()] if label else text
@@ -217,7 +219,7 @@ def _restates(asked: str, ours: str) -> bool:
     ('Statement: "X."' when we asked whether X is true) — a model heading its verdict with the claim it judges."""
     if fuzz.ratio(asked.strip(), ours.strip()) >= 90:
         return True
-    quoted = _plain(_QUESTION_HEAD.sub("", asked.strip()))
+    quoted = _plain(QUESTION_HEAD.sub("", asked.strip()))
     return len(quoted) >= 12 and quoted in _plain(ours)
 
 
