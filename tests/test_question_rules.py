@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from medprobe.parsing.answers import read_strict
-from medprobe.parsing.question_rules import asked_word, stem_of
+from medprobe.parsing.question_rules import asked_word
+from medprobe.parsing.reply_text import stem_of
 from medprobe.records import AnswerFormat
 
 LUNG = {"A": "Small cell carcinoma", "B": "Adenocarcinoma", "C": "Large cell carcinoma", "D": "Squamous cell carcinoma", "E": "Carcinoid tumor"}
@@ -90,3 +91,38 @@ def _statement(claim: str) -> str:
 ])
 def test_a_true_whose_explanation_denies_the_statement_is_unread(reply: str, claim: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+CIRRHOSIS = {"A": "肝性脑病", "B": "上消化道出血", "C": "自发性细菌性腹膜炎", "D": "肝肾综合征", "E": "原发性肝癌"}
+IG = {"A": "IgG", "B": "IgA", "C": "IgM", "D": "IgD", "E": "IgE"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("答案：B. 上消化道出血\n\n解析：出血常诱发肝性脑病；肝性脑病是肝硬化最严重的并发症。", CIRRHOSIS, "肝硬化最常见的并发症是", "B"),
+    ("答案：B. 上消化道出血\n\n解析：出血常诱发肝性脑病；肝性脑病是肝硬化最严重的并发症。", CIRRHOSIS, None, None),  # question unknown
+    ("答案：B\n\n解析：肝性脑病是肝硬化最常见的并发症。", CIRRHOSIS, "肝硬化最常见的并发症是", None),  # the same superlative
+    ("答案：A\n\n解析：IgG是唯一能通过胎盘的Ig。IgM是分子量最大的Ig。", IG, "能通过胎盘的免疫球蛋白是", "A"),
+])
+def test_an_option_named_after_the_letter_by_another_superlative_is_a_fact_beside_the_question(
+    reply: str, texts: dict, stem: str | None, expected: object
+) -> None:
+    assert _read(reply, texts, stem) == expected
+
+
+VITAMINS = {"A": "Pyridoxine (vitamin B6)", "B": "Thiamine (vitamin B1)", "C": "Folate", "D": "Apical displacement of the tricuspid "
+            "valve leaflets (Ebstein anomaly)", "E": "Pyrimethamine, sulfadiazine, and leucovorin"}
+LEADS = {"A": "V1～V3", "B": "V3～V5", "C": "Ⅰ、aVL", "D": "Ⅱ、Ⅲ、aVF", "E": "V1～V6"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("Wernicke encephalopathy is caused by a deficiency of thiamine. Give it before glucose.", VITAMINS, "Which vitamin is deficient?", "B"),
+    ("Ebstein anomaly.\n\nLithium in the first trimester is linked with Ebstein anomaly, a downward displacement of the valve.",
+     VITAMINS, "Which defect is linked with lithium?", "D"),
+    ("Start pyrimethamine, sulfadiazine and leucovorin now.", VITAMINS, "What is the next step?", "E"),
+    ("下壁心肌梗死的ST段抬高见于Ⅱ、Ⅲ、aVF导联。", LEADS, "下壁心肌梗死时ST段抬高见于哪些导联", "D"),
+])
+def test_one_option_named_alone_by_either_name_a_list_with_and_or_beside_chinese(
+    reply: str, texts: dict, stem: str, expected: object
+) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is LEADS else "en")
+    assert read_strict(reply, fmt, _question(stem, texts)).value == expected

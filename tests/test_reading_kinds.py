@@ -1007,3 +1007,43 @@ TYPHOID = {"A": "肠出血", "B": "肠穿孔", "C": "中毒性心肌炎", "D": "
 def test_chinese_mistaken_picks_several_letters_caveats_and_group_a(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+TESTIS = {"A": "Seminoma", "B": "Choriocarcinoma", "C": "Leydig cell tumor", "D": "Papillary carcinoma", "E": "Yolk sac tumor"}
+HYPERTHERMIA = {"A": "Dantrolene", "B": "Bromocriptine", "C": "Cyproheptadine", "D": "Acetaminophen", "E": "Sodium bicarbonate"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("Schiller-Duval bodies and a raised AFP in a toddler: the commonest testicular tumour of young boys — E.", TESTIS, "E"),
+    ("The clues are the age, the AFP and the bodies.\n\nAll of these findings point to E. Yolk sac tumor.", TESTIS, "E"),
+    ("This is papillary thyroid carcinoma (D).\n\nGrooved nuclei and psammoma bodies clinch it.", TESTIS, "D"),
+    ("Diagnosis\nYolk sac tumor (E)\n\nSupporting findings\nAFP is high.", TESTIS, "E"),
+    ("Two organisms fit:\n- Seminoma (A) is common in older men.\n- Choriocarcinoma (B) makes hCG.", TESTIS, None),
+    ("Dantrolene is the specific drug, but the acidosis also needs treating.\n\nTherefore, both A (dantrolene) and E (sodium "
+     "bicarbonate) are appropriate here.", HYPERTHERMIA, None),
+])
+def test_closing_dashes_pointing_to_a_letter_diagnosis_lines_and_two_letters_with_asides(reply: str, texts: dict, expected: object) -> None:
+    assert read_strict(reply, _mcq(texts)).value == expected
+
+
+HBV = {"A": "单股正链RNA", "B": "单股负链RNA", "C": "不完全双链环状DNA", "D": "单股DNA", "E": "双股RNA"}
+HERNIA = {"A": "发病年龄", "B": "疝块外形", "C": "回纳疝块后压住深环，增加腹压观察疝块是否突出", "D": "疝块是否进入阴囊", "E": "嵌顿机会的大小"}
+CRESCENT = {"A": "肾小球球囊壁层上皮细胞增生", "B": "肾小球脏层上皮细胞增生", "C": "系膜细胞增生", "D": "毛细血管内皮细胞增生", "E": "中性粒细胞浸润"}
+WARFARIN = {"A": "鱼精蛋白", "B": "氨甲苯酸", "C": "垂体后叶素", "D": "维生素K", "E": "甲巯咪唑"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("答案：E（双股RNA）。常见误区是选B：两者都是RNA病毒。", HBV, "E"),
+    ("答案是A。……不对，我重新想一下。它的基因组是环状的。因此更正：正确答案是C。", HBV, "C"),
+    ("答案：A……等一下，题目问的是乙肝病毒。所以最终答案是C。", HBV, "C"),
+    ("C. HBV has a partially double-stranded circular DNA genome.", HBV, "C"),
+    ("乙肝病毒是DNA病毒，其基因组是不完全双链环状DNA，因此答案为C。", HBV, "C"),
+    ("HBV is a partially double-stranded DNA virus → C。", HBV, "C"),
+    ("最有意义的鉴别方法是：回纳疝块后压住深环，增加腹压，观察疝块是否突出。", HERNIA, "C"),
+    ("正确答案是B，新月体主要是由肾小球囊壁层上皮细胞增生形成的。", CRESCENT, None),
+    ("正确答案是B，新月体由肾小球脏层上皮细胞增生形成。", CRESCENT, "B"),
+    ("华法林过量导致出血时，应使用维生素K进行拮抗。", WARFARIN, "D"),
+])
+def test_chinese_mistakes_named_second_thoughts_degrees_commas_and_paraphrased_letters(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

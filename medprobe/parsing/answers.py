@@ -90,7 +90,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     fields = answer_fields(text)
     if fields is not None:
         return _read_fields(fields, fmt, reasoning_fields(text))
-    reading = _read_rules(text, fmt)
+    reading = _read_rules(text, fmt, question)
     if question is not None and fmt.kind == "option_letter" and reading.reason == _NO_OPTION_FOUND:
         return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
     if question is not None and fmt.kind == "true_false" and reading.value is True:
@@ -140,12 +140,12 @@ def json_key(value: Any) -> str:
     return repr(jsonable(value))
 
 
-def _read_rules(text: str, fmt: AnswerFormat) -> Reading:
-    """A cleaned reply read by the strict rule of its answer format."""
+def _read_rules(text: str, fmt: AnswerFormat, question: str | None = None) -> Reading:
+    """A cleaned reply read by the strict rule of its answer format (with our question, where known)."""
     rule = FORMATS[fmt.kind].rule
     if rule is None:
         raise ValueError(f"strict reading has no rules for answer format {fmt.kind!r}")
-    return rule(text, fmt)
+    return rule(text, fmt, question)
 
 
 def read_reference(reply: str | None, extract: Callable[[str], ParseResult[Any]]) -> Reading:

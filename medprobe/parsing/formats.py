@@ -22,8 +22,9 @@ from medprobe.parsing.strict_verdicts import read_answer_existence, read_revisio
 if TYPE_CHECKING:
     from medprobe.records import AnswerFormat
 
-#: a strict rule: a cleaned reply (no reasoning block, no markdown) and its format -> the reading
-StrictRule = Callable[[str, "AnswerFormat"], Reading]
+#: a strict rule: a cleaned reply (no reasoning block, no markdown), its format and our question (None when unknown)
+#: -> the reading
+StrictRule = Callable[[str, "AnswerFormat", str | None], Reading]
 
 
 @dataclass(frozen=True)
@@ -50,29 +51,29 @@ class FormatSpec:
 _SPECS = (
     FormatSpec(
         "option_letter", "one letter out of ``options`` (MCQ)",
-        lambda text, fmt: read_option_letter(text, fmt.option_texts, fmt.options),
+        lambda text, fmt, question: read_option_letter(text, fmt.option_texts, fmt.options, question),
         "Write only the letter of the option the reply chose.",
     ),
     FormatSpec(
         "letter_set", "a non-empty subset of ``options`` (multiple-answer)",
-        lambda text, fmt: read_letter_set(text, fmt.option_texts, fmt.options),
+        lambda text, fmt, question: read_letter_set(text, fmt.option_texts, fmt.options),
         "Write only the letters of every option the reply chose, separated by commas (for example: A, C).",
     ),
     FormatSpec(
         "true_false", "a true/false verdict",
-        lambda text, fmt: read_true_false(text),
+        lambda text, fmt, question: read_true_false(text),
         "Write only true if the reply judged the statement true, or false if it judged it false.",
     ),
     FormatSpec(
         "verdict_letter", "a correct/incorrect verdict on ``given`` plus the right letter (revision)",
-        lambda text, fmt: read_revision(text, fmt.option_texts, fmt.options, fmt.given or ""),
+        lambda text, fmt, question: read_revision(text, fmt.option_texts, fmt.options, fmt.given or ""),
         "The question gave an answer ({given}) to be checked. Write only correct if the reply said that answer is "
         "right; if the reply said it is wrong, write: incorrect, the correct answer is <the letter the reply named>.",
         fields_together=True,
     ),
     FormatSpec(
         "yes_no", 'a yes/no judgement (e.g. "is the right answer among the options?")',
-        lambda text, fmt: read_answer_existence(text, fmt.option_texts, fmt.options),
+        lambda text, fmt, question: read_answer_existence(text, fmt.option_texts, fmt.options),
         "Write only yes if the reply said the right answer is among the options, or no if it said it is not.",
     ),
     FormatSpec("verdict", "a correct/incorrect verdict about a claim, given first (SDAK fact-checking)"),

@@ -12,7 +12,8 @@ by the verapamil interaction).", "消化性溃疡最常见的并发症是上消�
 so it reads only when everything around the name says "this is my answer" (precision before coverage):
 
 - the reply writes no option letter at all, hedges nowhere, does not send the user to a doctor, and does not loop;
-- exactly one option's whole text is named (a shorter option's text inside a longer one's counts as the longer one);
+- exactly one option is named, by its whole text or, for "Thiamine (vitamin B1)", by one of its two names (a shorter
+  option's text inside a longer one's counts as the longer one);
 - it is named in the reply's first sentence, never in a list ("including X, Y and Z", "X、Y和Z"), no sentence
   naming it rules anything out ("not", "rather than", "不", "排除"…) and no clause naming it puts another thing
   beside it ("or", "或");
@@ -33,8 +34,8 @@ import unicodedata
 from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
-from medprobe.parsing.reply_text import QUESTION_HEAD, asked_part, hedged, normalise, sentence_at
-from medprobe.parsing.strict_letters import NOT_IT, clean_text
+from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
+from medprobe.parsing.strict_letters import NAME_AND_ASIDE, NOT_IT, clean_text
 
 #: any option letter standing alone: a reply that writes one is read by the letter rules, never by this one
 _ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])")
@@ -47,9 +48,9 @@ _SET_ASIDE = re.compile(
 _OR = re.compile(r"\b(?i:or)\b|或")
 _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）]|\s[—–-]\s")
 #: a name that is one item of a list: a list word or separator just before it, or just after it (a comma that goes on
-#: with "because", "which", "此外", "然后"… ends the answer's clause instead)
+#: with "because", "which", "a …", "此外", "然后"… ends the answer's clause instead)
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
-_LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
+_LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
 #: the reply sends the user elsewhere instead of answering: "consult a doctor", "建议咨询医生", "I'm not able to"
 _DEFERS = re.compile(r"建议|咨询|遵医嘱|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide)")
 #: the question asks for the option that is not so: "all of the following EXCEPT", "不正确的是", "不属于"
@@ -57,8 +58,6 @@ _ASKS_FOR_EXCEPTION = re.compile(
     r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
     r"|不(?:是|属|包括|正确|对|符合|宜|应|能|会|可|常|需|用|出现|引起|见|适合|支持)"  # not 不良反应, 心功能不全
 )
-#: where the option list starts in our question
-_OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\n)\s*[(\[]?A[)\].:：、]\s*\S")
 #: what ends a Chinese stem after the thing asked for: punctuation, "（ ）", 是 / 为 / 的是, and 应 / 应该 before them
 #: (not the 应 of 反应, 效应, 适应)
 _STEM_ENDING = re.compile(r"(?:[\s（）()_:：?？。.]|的是|是|为|的|(?<![反效适响供])应(?:该|当)?)+$")
@@ -68,13 +67,6 @@ _CLAUSE = re.compile(r"[，,。.;；\n]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def stem_of(question: str) -> str:
-    """Our question without its option list and answer label: what is asked."""
-    question = asked_part(normalise(question))
-    options = _OPTION_LIST.search(question)
-    return QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()
-
-
 def asked_word(stem: str) -> str:
     """What a Chinese stem asks for: its last two characters, after "是" / "为" / "的是" / "（ ）" ("…最常见的部位是（ ）"
     -> "部位"). An English stem gives "" (English replies seldom repeat "diagnosis" or "next step")."""
@@ -82,16 +74,31 @@ def asked_word(stem: str) -> str:
     return stem[-2:] if _CJK.search(stem[-2:]) else ""
 
 
-def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
-    """Where each option's whole text stands in the (folded, lower-case) reply; a text inside a longer option's
-    text, where that one is named, is not named itself ("贫血" in "缺铁性贫血")."""
-    spans: dict[str, list[tuple[int, int]]] = {}
+def _names(option_texts: Mapping[str, str]) -> dict[str, set[str]]:
+    """Each option's names: its whole text and, for "Thiamine (vitamin B1)", each of the two names alone, when no other
+    option's text holds it."""
+    names = {letter: {clean_text(option)} for letter, option in option_texts.items()}
     for letter, option in option_texts.items():
-        name = clean_text(option)
-        if len(name) < 2:
-            continue
-        pattern = re.escape(name) if _CJK.search(name) else r"(?<![\w-])" + re.escape(name) + r"(?![\w-])"
-        spans[letter] = [(m.start(), m.end()) for m in re.finditer(pattern, text)]
+        both = NAME_AND_ASIDE.match(clean_text(option))
+        for name in both.groups() if both else ():
+            name = name.strip()
+            if len(name) >= 4 and not any(name in clean_text(other) for o, other in option_texts.items() if o != letter):
+                names[letter].add(name)
+    return names
+
+
+def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each option is named in the (folded, lower-case) reply; a name inside a longer option's name, where
+    that one is named, is not named itself ("贫血" in "缺铁性贫血")."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for letter, names in _names(option_texts).items():
+        for name in (n for n in names if len(n) >= 2):
+            # a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one anywhere
+            # (a list in a name may be written with "and": "pyrimethamine, sulfadiazine, and leucovorin")
+            listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)")
+            pattern = listed if _CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])"
+            spans.setdefault(letter, []).extend((m.start(), m.end()) for m in re.finditer(pattern, text))
+    spans = {letter: sorted(found) for letter, found in spans.items()}
     inside = {
         letter: [(a, b) for a, b in found if not any(o != letter and c <= a and b <= d and d - c > b - a for o in spans for c, d in spans[o])]
         for letter, found in spans.items()

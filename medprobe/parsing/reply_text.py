@@ -106,7 +106,7 @@ _HEDGE = re.compile(
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
     r"hard\s+to\s+say|it\s+depends|either|in\s+(?:a|that|this|one|some)\s+sense|in\s+some\s+cases|partially|partly|somewhat|mostly|not\s+certain|"
     r"(?:can't|cannot|can\s+not)\s+(?:confirm|say|tell|be\s+sure)\s+(?:whether|if))\b)"
-    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全"
+    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全(?:正确|对|准确)"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
@@ -149,6 +149,17 @@ def asked_part(block: str) -> str:
 
 
 _LETTER = re.compile(r"(?<![A-Za-z])[A-J](?![A-Za-z])")
+
+
+#: where the option list starts in our question
+_OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\n)\s*[(\[]?A[)\].:：、]\s*\S")
+
+
+def stem_of(question: str) -> str:
+    """Our question without its option list and answer label: what is asked."""
+    question = asked_part(normalise(question))
+    options = _OPTION_LIST.search(question)
+    return QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()
 
 
 def _same_question(asked: str, ours: str) -> bool:

@@ -48,7 +48,7 @@ from medprobe.parsing.reading import (
     UNPARSED,
     Reading,
 )
-from medprobe.parsing.reply_text import hedged, sentence_at
+from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
@@ -128,8 +128,12 @@ _LABELLED_LETTER = tuple(
         # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
         r"(?m:^)(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
+        # "… the most common malignant testicular tumor of young children — E.": a dash and a letter closing the reply
+        r"(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$",
+        # "This is papillary thyroid carcinoma (E).": the reply's diagnosis with its letter in brackets
+        r"\b(?i:this|it)\s+is\s+(?:(?!" + NOT_IT + r")[^\n.!?()])*?\(\s*([A-E])\s*\)\s*(?:[.!]|$)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
-        r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!]?\s*$",
+        r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!。]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
         # "Wernicke encephalopathy. Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's
         # last sentence, the one letter the reply writes (never in a sentence that rules out: "… is unlikely (B).")
@@ -173,7 +177,7 @@ _LABELLED_LETTER = tuple(
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
-        r"\b(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|or|&)\s*[A-E]\s+(?i:are|could|may|might|would|seem|can)\b)",
+        r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
         r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
         _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|are|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)))",
@@ -191,11 +195,12 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
-#: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb, then
-#: words ending with an option's text, then a letter in brackets (read when the text is the letter's own)
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by|to|toward|towards))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+#: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
+#: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
+#: letter in brackets (read when the text is the letter's own)
 _TEXT_THEN_OWN_LETTER = re.compile(
-    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*)(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
+    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*|(?m:^)[ \t]*(?=[^\n()]*\(\s*[A-E]\s*\)[ \t]*[.!]?[ \t]*(?:\n|$)))(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
 )
 #: "…this points to hypertrophic cardiomyopathy, option C.": a sentence ending with an option's text and its letter
 _TEXT_COMMA_OPTION = re.compile(r"(?<![^\n.;:!?])([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
@@ -227,7 +232,7 @@ _NONE_OF_THEM = re.compile(
 #: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
 #: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
 _FIRST_THOUGHT = re.compile(
-    r"(?:一开始|最初|起初|开始时)(?:我)?想[^，,。；;\n]*"
+    r"(?:一开始|最初|起初|开始时)(?:我)?想[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
 #: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
@@ -242,7 +247,7 @@ _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
     r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
-    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别|其次|另一|不应|不宜|避免|慎用"
+    r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别(?!方法|要点|点|的意义)|其次|另一|不应|不宜|避免|慎用"
 )
 #: right after an answer letter, more letters written on to it ("答案为AB")
 _MORE_LETTERS = re.compile(r"[A-E]{1,4}(?![A-Za-z0-9])")
@@ -289,7 +294,7 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"\b(?i:this|it)\s+is\s+(?i:(?:an?\s+)?(?:classic|typical)\s+(?:case\s+of\s+)?)([^\n.;:!?]+?)\s*[.!](?:\s|$)"),
     # the reply opening with it: "This is <text> (formerly called …). The combination of …"
     re.compile(r"^\s*(?i:this|it)\s+is\s+(?i:most\s+likely\s+)?([^\n.;:!?()]+?)\s*(?:\([^()\n]*\))?\s*[.!](?:\s|$)"),
-    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+|most\s+common\s+|commonest\s+)?(?:diagnosis|answer|cause))\b"),
+    re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:most\s+likely\s+|most\s+common\s+|commonest\s+|leading\s+)?(?:diagnosis|answer|cause))\b"),
     # a conclusion ending the reply: "The right coronary artery is the most likely culprit vessel."
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
     # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice", "<text> is
@@ -306,7 +311,7 @@ _LETTER_ASIDE = re.compile(r"\s*[(（]\s*(?:option\s*)?[a-e]\s*[)）]$")
 #: an article opening a (lower-cased) sentence
 _ARTICLE = re.compile(r"^(?:the|an?)\s+")
 #: "vitamin b6 (pyridoxine)": a name and another name for it in brackets
-_NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
+NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: a Chinese clause, and the last characters of the verbs that may put an option's text at its end ("是", "为",
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
 _ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
@@ -318,7 +323,7 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|不对[，,]\s*(?:更正|纠正|重新考虑|再想一想|再想想)(?:一下)?|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:更正|纠正)\s*[:：]"
+    r"|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -332,6 +337,8 @@ _TEXT_SPANS = (
     re.compile(r"^[ \t]*(?:主要|应该|应当|应)?(?:是|为|取决于)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未禁慎])选用[ \t]*([^\n。;；，,]+)"),
+    # "华法林过量导致出血时，应使用维生素K进行拮抗"
+    re.compile(r"(?<![不未])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
@@ -344,8 +351,8 @@ _TEXT_SPANS = (
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
     re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*((?:\([^()\n]*\)|[^\n。;；，,])+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative (after a heading
-    # such as "【解析】", or "，而" / "，但", too)
-    re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但))[ \t]*(?:【[^】\n]{1,6}】[ \t]*)?([^\n。;；，,!！【]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
+    # such as "【解析】" or "解析：", or "，而" / "，但", too)
+    re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但))[ \t]*(?:(?:【[^】\n]{1,6}】|(?:解析|分析|说明|理由)[ \t]*:)[ \t]*)?([^\n。;；，,!！【:]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
@@ -595,15 +602,23 @@ def _bigrams(text: str) -> set[str]:
 def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The option that the clause after a Chinese answer letter says in other words when the letter is another
     ("答案：E，立位腹平片可以发现膈下游离气体" when E is 腹部B超 and B 立位腹部X线平片见膈下游离气体): enough of its
-    character pairs (two fifths, three at least) and under a third of the letter's own. Nothing when the clause sets it
-    aside."""
+    character pairs (two fifths, three at least; the option saying most of its own when several say enough) and under a
+    third of the letter's own, or enough of its own pairs that the letter's text lacks and none that only the letter's
+    has. Nothing when the clause sets it aside."""
     if re.search(_ZH_SET_ASIDE, clause):
         return None
     said = _bigrams(clause)
     own = _bigrams(option_texts.get(letter, ""))
-    fits = [other for other, t in option_texts.items() if other != letter and len(pairs := _bigrams(t)) >= 3
-            and len(pairs & said) >= max(3, 0.4 * len(pairs))]
-    return fits[0] if len(fits) == 1 and len(own & said) < len(own) / 3 else None
+    fits = {other: len(pairs & said) / len(pairs) for other, t in option_texts.items()
+            if other != letter and len(pairs := _bigrams(t)) >= 3 and len(pairs & said) >= max(3, 0.4 * len(pairs))}
+    best = [other for other, share in fits.items() if share == max(fits.values(), default=0)]
+    if len(best) != 1:
+        return None
+    other = _bigrams(option_texts[best[0]])
+    # "正确答案是B，新月体主要是由肾小球囊壁层上皮细胞增生形成的" when A is 肾小球球囊壁层… and B 肾小球脏层…: the words the
+    # two share say nothing; what is A's own (囊壁, 壁层) is said, and nothing of B's own (脏层)
+    told_apart = len((other - own) & said) >= 2 and not (own - other) & said
+    return best[0] if len(own & said) < len(own) / 3 or told_apart else None
 
 
 def _labelled(
@@ -741,12 +756,21 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
                 yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
 
 
+_COMMAS = re.compile(r"[,，\s]")
+
+
 def _with_commas(text: str, start: int, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text, commas included, the rest of the sentence from ``start`` opens with ("…最有意义的是"回纳疝块
     后压住深环，增加腹压时疝块是否再突出"", when that whole text is one option's): only options whose text holds a comma."""
     rest = re.match(r"[^\n。;；]*", text[start:])
     with_commas = {letter: t for letter, t in option_texts.items() if re.search("[,，]", t)}
-    return option_by_text(rest.group(0), option_texts) if rest and with_commas and option_by_text(rest.group(0), with_commas) else None
+    if not rest or not with_commas:
+        return None
+    found = option_by_text(rest.group(0), option_texts) if option_by_text(rest.group(0), with_commas) else None
+    # "回纳疝块后压住深环，增加腹压，观察疝块是否突出" for "回纳疝块后压住深环，增加腹压观察疝块是否突出": commas aside
+    bare = {letter: _COMMAS.sub("", t) for letter, t in with_commas.items()}
+    said = _COMMAS.sub("", rest.group(0))
+    return found or next((letter for letter, t in bare.items() if clean_text(said) == clean_text(t)), None)
 
 
 def _opening_text(text: str, option_texts: Mapping[str, str]) -> Statement | None:
@@ -769,7 +793,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     # an option "Breslow thickness (depth of invasion)" is named by its names swapped, or by its first name when no
     # other option starts with it ("Vitamin B12 (oral)" and "Vitamin B12 (intramuscular)" share theirs)
     for text, letter in list(texts.items()):
-        named = _NAME_AND_ASIDE.match(text)
+        named = NAME_AND_ASIDE.match(text)
         if named is None or re.search(NOT_IT + r"|\b(?i:or|and|vs)\b", text):
             continue
         texts.setdefault(f"{named.group(2)} ({named.group(1)})", letter)
@@ -781,7 +805,7 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
         whole = whole[: suffix.start()]  # "HBeAg阳性。"
     if whole not in texts and (reordered := _same_words(whole, texts)):
         return reordered  # "Methotrexate (intramuscular)." for "Intramuscular methotrexate"
-    aside = _NAME_AND_ASIDE.match(whole)
+    aside = NAME_AND_ASIDE.match(whole)
     if whole in texts or not aside:
         return texts.get(whole)
     names = {clean_text(aside.group(1)), clean_text(aside.group(2))}
@@ -912,7 +936,7 @@ def answers_other_questions(text: str) -> bool:
 
 
 def letter_statements(
-    text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None
+    text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None, asked: str | None = None
 ) -> list[Statement]:
     """Every statement of one option in a cleaned reply. ``exclude_before`` skips labelled letters
     whose preceding text matches it (a revision reply quoting "Alice's answer is D").
@@ -921,7 +945,9 @@ def letter_statements(
     statement too — unless the reply labels its answer somewhere, in which case such lines are taken
     for the explanation of the options. Statements that judge an option while reasoning ("option C is
     correct") count only when the reply commits to nothing else; when it does, its commitments are read
-    as its ``final statement``."""
+    as its ``final statement``. ``asked`` is the question's superlative (``superlative``; "" for a question without
+    one, None when the question is unknown): an option named after the letter by another superlative is a fact beside
+    the question ("答案：B … 肝性脑病是肝硬化最严重的并发症" to "…最常见的并发症是"), not another answer."""
     text = _FIRST_THOUGHT.sub(lambda thought: " " * len(thought.group(0)), without_option_list(text, option_texts))
     if answers_other_questions(text):
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
@@ -958,7 +984,8 @@ def letter_statements(
         letters = {s.value for s in found}
         last = max(text.rfind(s.sentence) for s in found)
         named = [s for s in _named_by_text(text, option_texts) if s.value is not None and _named_after(text, s, last, letters, option_texts)
-                 and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)])) and not _NOTE.search(s.sentence)]
+                 and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)])) and not _NOTE.search(s.sentence)
+                 and not _asks_another_thing(s, asked, option_texts)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
     found = after_retraction(text, found)
@@ -987,6 +1014,38 @@ def _computed_against(text: str, found: Sequence[Statement], option_texts: Mappi
     if computed is None or computed in letters:
         return []
     return [Statement(None, OPTION_TEXT, lines[-1], f"{CONFLICT}: the calculation gives {computed}")]
+
+
+#: a superlative, by its first word: 最常见 / 最常累及 -> "常", 首选, "most likely" -> "likely", "commonest", "first-line"
+_SUPERLATIVE = re.compile(r"最\s*([\u4e00-\u9fff])|(首选)|\b(?i:most|least)\s+([a-z]+)|\b(?i:(commonest|leading|first[-\s]line|best))\b")
+#: superlatives that ask the same: 最多见 is 最常见, 最佳 and 最适合 are 最好, "commonest" and "leading" are "most common",
+#: 首选 is "first-line"
+_SAME_SUPERLATIVE = {"多": "常", "佳": "好", "适": "好", "commonest": "common", "leading": "common", "first line": "first-line", "首选": "first-line"}
+_CLAUSE_OF_TEXT = re.compile(r"[，,；;]")
+
+
+def superlative(text: str) -> str | None:
+    """The first superlative in a text, in one spelling ("…最常见的并发症是" -> "常"), or None."""
+    found = _SUPERLATIVE.search(text)
+    if found is None:
+        return None
+    word = next(group for group in found.groups() if group).lower()
+    return _SAME_SUPERLATIVE.get(word, word)
+
+
+def asked_superlative(question: str | None) -> str | None:
+    """The superlative our question asks by ("" when it asks by none), or None when the question is unknown."""
+    return None if question is None else superlative(stem_of(question)) or ""
+
+
+def _asks_another_thing(statement: Statement, asked: str | None, option_texts: Mapping[str, str]) -> bool:
+    """Whether the clauses naming the statement's option ask by other superlatives than our question, never by its own
+    ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question."""
+    if asked is None:
+        return False
+    sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
+    said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
+    return bool(said) and asked not in said
 
 
 def _named_after(text: str, named: Statement, last: int, letters: set[object], option_texts: Mapping[str, str]) -> bool:
@@ -1019,6 +1078,9 @@ def _stands_after(text: str, statement: Statement, last: int) -> bool:
     return end > last and (statement.value is None or all(letter in text[last:end] for letter in _letters(statement.value)))
 
 
+#: words of degree that hedge a verdict ("partially true") but describe a fact beside a letter ("C. HBV has a partially
+#: double-stranded DNA genome")
+_DEGREE = re.compile(r"\b(?i:partially|partly|mostly|somewhat)\b")
 #: what ``decide`` reads when the answer is a verdict: two different ones are both verdicts
 _VERDICTS = ("verdict", "yes/no answer")
 
@@ -1034,7 +1096,7 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
         why = next((s.why for s in unread if s.why), "")
         several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
         return Reading(None, UNPARSED, why or f"{several} in one answer")
-    if any(hedged(s.sentence) or _CONDITION.match(s.sentence) for s in statements):
+    if any(hedged(_DEGREE.sub("", s.sentence) if what == "option" else s.sentence) or _CONDITION.match(s.sentence) for s in statements):
         return Reading(None, UNPARSED, f"{HEDGED} answer")  # also "如果考的是…，则应选B": an answer for one case
     values = {s.value for s in statements}
     if len(values) > 1:
@@ -1055,9 +1117,10 @@ def _show(value: object) -> str:
     return ",".join(_letters(value))
 
 
-def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str]) -> Reading:
-    """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring)."""
-    return decide(letter_statements(text, option_texts), options, text=text)
+def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str], question: str | None = None) -> Reading:
+    """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring); with our ``question``, an
+    option named after the answer by another superlative than the question's is no other answer."""
+    return decide(letter_statements(text, option_texts, asked=asked_superlative(question)), options, text=text)
 
 
 # --- sets -------------------------------------------------------------------------------------------------
