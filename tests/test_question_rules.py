@@ -126,3 +126,19 @@ def test_one_option_named_alone_by_either_name_a_list_with_and_or_beside_chinese
 ) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is LEADS else "en")
     assert read_strict(reply, fmt, _question(stem, texts)).value == expected
+
+
+MENINGITIS = {"A": "Oral fluconazole alone", "B": "Amphotericin B plus flucytosine", "C": "Ceftriaxone plus vancomycin",
+              "D": "Intramuscular methotrexate", "E": "HLA-B27"}
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("Amphotericin B + flucytosine for induction, followed by consolidation.", "Which regimen should be started?", "B"),
+    ("Intramuscular methotrexate is the best choice here, since she is stable and has no cardiac activity.",
+     "Her mass does not show cardiac activity. What is the most appropriate management?", "D"),
+    ("This picture is classic for ankylosing spondylitis, strongly associated with HLA-B27.", "Which marker is associated?", "E"),
+    ("Amphotericin B + flucytosine, or B instead.", "Which regimen should be started?", None),
+])
+def test_named_alone_with_capitals_in_names_plus_signs_and_a_vignette_that_says_not(reply: str, stem: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(MENINGITIS), option_texts=MENINGITIS)
+    assert read_strict(reply, fmt, _question(stem, MENINGITIS)).value == expected

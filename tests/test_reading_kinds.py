@@ -1047,3 +1047,42 @@ WARFARIN = {"A": "鱼精蛋白", "B": "氨甲苯酸", "C": "垂体后叶素", "D
 def test_chinese_mistakes_named_second_thoughts_degrees_commas_and_paraphrased_letters(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+OXYGEN = {"A": "Increased body temperature", "B": "Ornithine transcarbamylase", "C": "Intravenous amiodarone", "D": "Increased arterial PCO2",
+          "E": "Carbon monoxide exposure"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Options A, B, and D are all right-shift factors.\n\nCarbon monoxide shifts the curve to the left.\n\nAnswer: E", "E"),
+    ("Options A, B, and D are all correct.", None),
+    ("Low citrulline and high orotic acid: this fits B. Ornithine transcarbamylase deficiency.", "B"),
+    ("With hypotension, the safest choice is IV amiodarone (C). Diltiazem lowers the pressure further.", "C"),
+    ("A. Fever - unlikely\nB. Urea cycle - fits\nC. Amiodarone - unlikely\nTherefore, the answer is B.", "B"),
+])
+def test_options_listed_as_facts_fitting_letters_and_the_safest_choice(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(OXYGEN)).value == expected
+
+
+STATUS = {"A": "苯妥英钠", "B": "苯巴比妥", "C": "地西泮静脉注射", "D": "CT肺动脉造影", "E": "耳毒性和肾毒性"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("首选地西泮静注，故答Ｃ项。", "C"),
+    ("The classic first drug is intravenous diazepam. 对应选项 C。", "C"),
+    ("**E** ✔️\n\n> 氨基糖苷类：耳、肾毒性", "E"),
+    ("选项A：苯妥英钠——起效慢。错误。\n选项C：地西泮——起效快。正确。\n\n故首先应给予C。", "C"),
+    ("D-二聚体升高提示血栓形成，需要进一步检查。", None),
+])
+def test_chinese_conclusion_verbs_check_marks_and_d_dimer(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(STATUS), option_texts=STATUS, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This is true for patients with severe heart failure. In milder disease the evidence is weaker, so the answer depends on the "
+     "population.", None),
+    ("This one is false.\n\nThe definitive trial showed no benefit.", False),
+])
+def test_a_verdict_left_to_the_population_and_this_one(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

@@ -14,9 +14,8 @@ so it reads only when everything around the name says "this is my answer" (preci
 - the reply writes no option letter at all, hedges nowhere, does not send the user to a doctor, and does not loop;
 - exactly one option is named, by its whole text or, for "Thiamine (vitamin B1)", by one of its two names (a shorter
   option's text inside a longer one's counts as the longer one);
-- it is named in the reply's first sentence, never in a list ("including X, Y and Z", "X、Y和Z"), no sentence
-  naming it rules anything out ("not", "rather than", "不", "排除"…) and no clause naming it puts another thing
-  beside it ("or", "或");
+- it is named in the reply's first sentence, never in a list ("including X, Y and Z", "X、Y和Z"), and no clause
+  naming it rules anything out ("not", "rather than", "不", "排除"…) or puts another thing beside it ("or", "或");
 - the question does not ask for the exception ("EXCEPT", "不正确的是", "除外"): naming a true fact answers no such
   question;
 - in Chinese, the reply repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
@@ -34,19 +33,20 @@ import unicodedata
 from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
-from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
+from medprobe.parsing.reply_text import hedged, stem_of
 from medprobe.parsing.strict_letters import NAME_AND_ASIDE, NOT_IT, clean_text
 
-#: any option letter standing alone: a reply that writes one is read by the letter rules, never by this one
-_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])")
-#: what rules out or sets aside an option in the sentence that names it
+#: any option letter standing alone (not the B of "HLA-B27" or "B12"): a reply that writes one is read by the letter
+#: rules, never by this one
+_ANY_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
+#: what rules out or sets aside an option in the clause that names it
 _SET_ASIDE = re.compile(
     NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative)\b"
     r"|不|非|未|无|排除|鉴别|而|其次|禁"
 )
 #: "or" in the clause that names it: another thing put beside it ("X or Y"; not "X, which can lead to A or B")
 _OR = re.compile(r"\b(?i:or)\b|或")
-_CLAUSE_BREAK = re.compile(r"[,，;；:：()（）]|\s[—–-]\s")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|\s[—–-]\s")
 #: a name that is one item of a list: a list word or separator just before it, or just after it (a comma that goes on
 #: with "because", "which", "a …", "此外", "然后"… ends the answer's clause instead)
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
@@ -87,6 +87,27 @@ def _names(option_texts: Mapping[str, str]) -> dict[str, set[str]]:
     return names
 
 
+_ASK_BREAK = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
+
+
+def _ask(stem: str) -> str:
+    """The stem's last sentence, which asks the question (the vignette before it may say "does not radiate")."""
+    sentences = [part for part in _ASK_BREAK.split(stem) if part.strip()]
+    return sentences[-1] if sentences else stem
+
+
+#: a capital that is part of a name in an option: "Amphotericin B", "hepatitis B", "vitamin A"
+_LETTER_IN_NAME = re.compile(r"[\w-]+\s+[A-E](?![A-Za-z])")
+
+
+def _without_names(reply: str, option_texts: Mapping[str, str]) -> str:
+    """The reply without the names in the options that hold a capital ("Amphotericin B", "vitamin A"), so that capital
+    is no letter."""
+    for name in {m.group(0) for option in option_texts.values() for m in _LETTER_IN_NAME.finditer(option)}:
+        reply = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![A-Za-z])", " ", reply, flags=re.IGNORECASE)
+    return reply
+
+
 def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
     """Where each option is named in the (folded, lower-case) reply; a name inside a longer option's name, where
     that one is named, is not named itself ("贫血" in "缺铁性贫血")."""
@@ -94,8 +115,8 @@ def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[i
     for letter, names in _names(option_texts).items():
         for name in (n for n in names if len(n) >= 2):
             # a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one anywhere
-            # (a list in a name may be written with "and": "pyrimethamine, sulfadiazine, and leucovorin")
-            listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)")
+            # (a list in a name may be written with "and": "pyrimethamine, sulfadiazine, and leucovorin"; "X plus Y" as "X + Y")
+            listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
             pattern = listed if _CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])"
             spans.setdefault(letter, []).extend((m.start(), m.end()) for m in re.finditer(pattern, text))
     spans = {letter: sorted(found) for letter, found in spans.items()}
@@ -115,7 +136,7 @@ def _loops(text: str) -> bool:
 def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """The option a cleaned ``reply`` names alone by its text (see the module docstring), or None."""
     stem = stem_of(question)
-    if _ANY_LETTER.search(reply) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(stem):
+    if _ANY_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(_ask(stem)):
         return None
     text = unicodedata.normalize("NFKC", reply).lower()
     asked = asked_word(stem)
@@ -130,16 +151,16 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
 
 
 def _set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the name at ``text[start:end]`` is ruled out in its sentence, put beside another thing in its clause,
-    or one item of a list."""
+    """Whether the name at ``text[start:end]`` is ruled out or put beside another thing in its clause, or is one item
+    of a list."""
     return bool(
-        _SET_ASIDE.search(sentence_at(text, start, end)) or _OR.search(_clause(text, start, end))
+        _SET_ASIDE.search(clause := _clause(text, start, end)) or _OR.search(clause)
         or _LISTED_BEFORE.search(text[max(0, start - 12) : start]) or _LISTED_AFTER.match(text, end)
     )
 
 
 def _clause(text: str, start: int, end: int) -> str:
-    """The clause around ``text[start:end]``: between commas, brackets, colons or set-off dashes."""
+    """The clause around ``text[start:end]``: between commas, brackets, colons, set-off dashes or sentence ends."""
     left = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
     right = _CLAUSE_BREAK.search(text, end)
     return text[left : right.start() if right else len(text)]

@@ -53,7 +53,7 @@ from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
 _SPECIES = re.compile(r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)([a-z]{4,})\b")
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9]|[组型族群])"  # not "D-dimer", "C-reactive", "A组链球菌"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9fff]|[组型族群])"  # not "D-dimer", "D-二聚体", "A组链球菌"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -66,7 +66,7 @@ _ASKED_IS = (
 #: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked; with the letter there, any
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
-    r"(?:" + _ASKED_IS.replace("important", "important|serious|common|frequent|dangerous|useful|accurate") + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    r"(?:" + _ASKED_IS.replace("important", "important|serious|common|frequent|dangerous|useful|accurate").replace("|best|", "|best|safest|preferred|") + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -84,7 +84,7 @@ _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rat
 #: "E (glaucoma)": a leading letter glossed in brackets, in another language or words (no other letter, no "or")
 _GLOSS = re.compile(r"[ \t]*\((?![^()\n]*(?:(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:or|maybe|possibly|not)\b))[^()\n]{1,60}\)[ \t]*(?:$|\.(?:\s|$)|\n)")
 #: what may follow a leading answer: the end, punctuation, a line break
-_AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—])")
+_AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—]|[✅✔✓√☑]|\u2714)")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
 #: "a, b, and c" is the list "a, b, c" (and "甲、乙及丙" / "甲、乙与丙" the list "甲、乙和丙")
 _LIST_AND = re.compile(r",\s*and\s+")
@@ -113,7 +113,8 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
         r"即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
         # "Options A, B, and D are all correct": several options named together (read as several)
-        r"\b(?i:options|choices)\s+" + _ITEM + r"(?=\s*(?:,|and|or|&))",
+        r"\b(?i:options|choices)\s+" + _ITEM + r"(?=(?:\s*(?:,|and|or|&)\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z]))+\s+(?i:are|could|may|might|would|can)\s+"
+        r"(?:(?i:all|both|each)\s+)?(?i:be\s+)?(?i:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-]))",
         # "Therefore, A is correct.": a conclusion judging one option right
         r"\b(?i:therefore|thus|hence|so|in\s+conclusion|overall)\b,?\s+" + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best))\b",
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
@@ -151,6 +152,10 @@ _LABELLED_LETTER = tuple(
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
+        # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
+        r"(?:故|所以|因此)(?:应)?答\s*" + _ITEM,
+        r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))",
+        r"(?:故|所以|因此)[^\n。；;，,]{0,8}?(?:给予|使用|采用)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!]))",
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
         r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
@@ -180,7 +185,8 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
         r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
-        _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|are|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)))",
+        _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)"
+        r"|are\s+(?:all|each)\s+(?:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-])))",
     )
 )
 #: statements that judge one option while the reply reasons ("option C is correct", "C是正确的"): answers only
@@ -195,7 +201,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by|to|toward|towards))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by|to|toward|towards)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
 #: letter in brackets (read when the text is the letter's own)

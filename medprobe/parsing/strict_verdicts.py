@@ -83,7 +83,7 @@ _EXPLAINS = re.compile(_DASH.pattern + r"|,?\s+\b(?i:because|since|as|given\s+th
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
-    r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|it\s+(?:really\s+|all\s+)?depends)\b"
+    r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
@@ -102,7 +102,7 @@ _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
 _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
-    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
