@@ -28,6 +28,7 @@ before words of our statement that the statement itself does not negate. It give
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -108,17 +109,22 @@ def _without_names(reply: str, option_texts: Mapping[str, str]) -> str:
     return reply
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """Where a name stands: a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one
+    anywhere; a list in it may be written with "and" ("pyrimethamine, sulfadiazine, and leucovorin"), "X plus Y" as
+    "X + Y". Compiled once per name: option texts recur across replies."""
+    listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
+    return re.compile(listed if _CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])")
+
+
 def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
     """Where each option is named in the (folded, lower-case) reply; a name inside a longer option's name, where
     that one is named, is not named itself ("贫血" in "缺铁性贫血")."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for letter, names in _names(option_texts).items():
         for name in (n for n in names if len(n) >= 2):
-            # a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one anywhere
-            # (a list in a name may be written with "and": "pyrimethamine, sulfadiazine, and leucovorin"; "X plus Y" as "X + Y")
-            listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
-            pattern = listed if _CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])"
-            spans.setdefault(letter, []).extend((m.start(), m.end()) for m in re.finditer(pattern, text))
+            spans.setdefault(letter, []).extend((m.start(), m.end()) for m in _name_pattern(name).finditer(text))
     spans = {letter: sorted(found) for letter, found in spans.items()}
     inside = {
         letter: [(a, b) for a, b in found if not any(o != letter and c <= a and b <= d and d - c > b - a for o in spans for c, d in spans[o])]
@@ -184,7 +190,8 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
         return None
     texts = {letter: name for letter, option in option_texts.items() if (name := clean_text(option))}
     found = set()
-    for at in (m.end() for m in re.finditer(re.escape(unicodedata.normalize("NFKC", tail).lower()), text)):
+    tail = unicodedata.normalize("NFKC", tail).lower()
+    for at in (m.end() for m in re.finditer(re.escape(tail), text)) if tail in text else ():
         end = _ZH_CLAUSE_END.search(text, at)
         completion = text[at : end.start() if end else len(text)].strip()
         following = _ZH_CLAUSE_END.search(text, end.end()) if end else None

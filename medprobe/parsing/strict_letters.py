@@ -136,10 +136,6 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
         r"(?:→|=>|->)\s*" + _ITEM + r"\s*[.!。]?\s*$",
         r"(?:^|(?<=[.!?:]\s))[(\[]([A-E])[)\]]\s*$",
-        # "Wernicke encephalopathy. Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's
-        # last sentence, the one letter the reply writes (never in a sentence that rules out: "… is unlikely (B).")
-        r"^(?![\s\S]*(?<![A-Za-z])[A-E](?![A-Za-z])[\s\S]*[(\[][A-E][)\]]\s*[.!]?\s*$)(?:[\s\S]*[.!?]\s+)?(?:(?!" + NOT_IT
-        + r")[^\n.!?(])*[(\[]([A-E])[)\]]\s*[.!]?\s*$",
         # "… So the best drug is nitroprusside. B": a letter closing the reply (not one after "Now the options.", which
         # a reply cut off while listing them ends with)
         r"(?<=[.!?]\s)(?<![Oo]ptions\.\s)(?<![Cc]hoices\.\s)(?<!one\.\s)([A-E])\s*[.!]?\s*$",
@@ -532,7 +528,13 @@ def _options_ending(words: str, option_texts: Mapping[str, str]) -> list[str]:
 
 def _holds(text: str, name: str) -> bool:
     """Whether ``text`` holds ``name`` as whole words ("carboprost" in "carboprost tromethamine")."""
-    return bool(text) and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text) is not None
+    return bool(text) and name in text and _whole_words(name).search(text) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole_words(name: str) -> re.Pattern[str]:
+    """A pattern for ``name`` as whole words, compiled once per name (option texts recur across replies)."""
+    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
 
 
 def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -942,7 +944,7 @@ def answers_other_questions(text: str) -> bool:
 
 
 def letter_statements(
-    text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None, asked: str | None = None
+    text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None, question: str | None = None
 ) -> list[Statement]:
     """Every statement of one option in a cleaned reply. ``exclude_before`` skips labelled letters
     whose preceding text matches it (a revision reply quoting "Alice's answer is D").
@@ -951,13 +953,12 @@ def letter_statements(
     statement too — unless the reply labels its answer somewhere, in which case such lines are taken
     for the explanation of the options. Statements that judge an option while reasoning ("option C is
     correct") count only when the reply commits to nothing else; when it does, its commitments are read
-    as its ``final statement``. ``asked`` is the question's superlative (``superlative``; "" for a question without
-    one, None when the question is unknown): an option named after the letter by another superlative is a fact beside
-    the question ("答案：B … 肝性脑病是肝硬化最严重的并发症" to "…最常见的并发症是"), not another answer."""
+    as its ``final statement``. With our ``question``, an option named after the letter by another superlative than
+    the question's is a fact beside it ("答案：B … 肝性脑病是肝硬化最严重的并发症" to "…最常见的并发症是"), not another answer."""
     text = _FIRST_THOUGHT.sub(lambda thought: " " * len(thought.group(0)), without_option_list(text, option_texts))
     if answers_other_questions(text):
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
-    labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts))
+    labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts)) + _closing_bracket(text, option_texts)
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
@@ -991,7 +992,7 @@ def letter_statements(
         last = max(text.rfind(s.sentence) for s in found)
         named = [s for s in _named_by_text(text, option_texts) if s.value is not None and _named_after(text, s, last, letters, option_texts)
                  and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)])) and not _NOTE.search(s.sentence)
-                 and not _asks_another_thing(s, asked, option_texts)]
+                 and not _asks_another_thing(s, question, option_texts)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
     found = after_retraction(text, found)
@@ -1039,19 +1040,36 @@ def superlative(text: str) -> str | None:
     return _SAME_SUPERLATIVE.get(word, word)
 
 
+@functools.lru_cache(maxsize=1024)
 def asked_superlative(question: str | None) -> str | None:
     """The superlative our question asks by ("" when it asks by none), or None when the question is unknown."""
     return None if question is None else superlative(stem_of(question)) or ""
 
 
-def _asks_another_thing(statement: Statement, asked: str | None, option_texts: Mapping[str, str]) -> bool:
+def _asks_another_thing(statement: Statement, question: str | None, option_texts: Mapping[str, str]) -> bool:
     """Whether the clauses naming the statement's option ask by other superlatives than our question, never by its own
     ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question."""
+    asked = asked_superlative(question)
     if asked is None:
         return False
     sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
     said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
     return bool(said) and asked not in said
+
+
+#: a bracketed letter closing the reply's last sentence: "Wernicke encephalopathy. Give thiamine first (A)."
+_CLOSING_BRACKET = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?(])*[(\[]([A-E])[)\]]\s*[.!]?\s*$")
+_ENDS_IN_BRACKET = re.compile(r"[)\]]\s*[.!]?\s*$")
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])")
+
+
+def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence, when it is
+    the one letter the reply writes (never in a sentence that rules out: "… is unlikely (B).")."""
+    match = _CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None
+    if match is None or len(set(_ANY_LETTER.findall(text))) != 1:
+        return []
+    return [_letter_statement(text, match, option_texts, LABELLED)]
 
 
 def _named_after(text: str, named: Statement, last: int, letters: set[object], option_texts: Mapping[str, str]) -> bool:
@@ -1126,7 +1144,7 @@ def _show(value: object) -> str:
 def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str], question: str | None = None) -> Reading:
     """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring); with our ``question``, an
     option named after the answer by another superlative than the question's is no other answer."""
-    return decide(letter_statements(text, option_texts, asked=asked_superlative(question)), options, text=text)
+    return decide(letter_statements(text, option_texts, question=question), options, text=text)
 
 
 # --- sets -------------------------------------------------------------------------------------------------
