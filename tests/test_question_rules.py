@@ -142,3 +142,46 @@ MENINGITIS = {"A": "Oral fluconazole alone", "B": "Amphotericin B plus flucytosi
 def test_named_alone_with_capitals_in_names_plus_signs_and_a_vignette_that_says_not(reply: str, stem: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(MENINGITIS), option_texts=MENINGITIS)
     assert read_strict(reply, fmt, _question(stem, MENINGITIS)).value == expected
+
+
+CHEST = {"A": "Pneumonia", "B": "Pulmonary embolism", "C": "Pneumothorax", "D": "Pericarditis", "E": "Aortic dissection"}
+CHEST_STEM = "A 60-year-old has chest pain and dyspnea. What is the most likely diagnosis?"
+
+
+@pytest.mark.parametrize("reply", [
+    "Pulmonary embolism is associated with hypoxia, but the fever points to a different cause.",
+    "Pulmonary embolism was my first thought, but the consolidation makes it improbable.",
+    "Pulmonary embolism would be the concern if the x-ray were clear.",
+    "It cannot be pulmonary embolism.",
+    "It can't be pulmonary embolism.",
+    "这道题问的是诊断！肺栓塞需要紧急处理。",  # the first sentence ends at "！" (folded to "!")
+])
+def test_a_name_the_reply_sets_aside_turns_from_or_conditions_is_not_read(reply: str) -> None:
+    assert _read(reply, CHEST, CHEST_STEM) is None
+
+
+def test_a_name_given_by_another_kind_of_superlative_is_not_read() -> None:
+    complications = {"A": "Bleeding", "B": "Perforation", "C": "Obstruction", "D": "Malignancy", "E": "Anaemia"}
+    reply = "Perforation is the most dangerous complication of peptic ulcer."
+    assert _read(reply, complications, "What is the most common complication of peptic ulcer?") is None
+    assert _read(reply, complications, "Without treatment, this patient is at greatest risk for which complication?") == "B"
+
+
+@pytest.mark.parametrize("reply", [
+    "很多人误以为肺炎链球菌肺炎的典型痰液是砖红色胶冻样痰，其实那是克雷伯杆菌肺炎的特点。",
+    "如果说肺炎链球菌肺炎的典型痰液是砖红色胶冻样痰，那就错了。",
+    "有人认为肺炎链球菌肺炎的典型痰液是砖红色胶冻样痰，这种说法是错误的。",
+])
+def test_a_stem_completed_as_someone_elses_mistake_is_not_the_answer(reply: str) -> None:
+    assert _read(reply, SPUTUM, "肺炎链球菌肺炎的典型痰液是") is None
+
+
+@pytest.mark.parametrize(("reply", "claim"), [
+    ("True. Type 2 diabetes results from insulin resistance, not from autoimmune destruction of beta cells.",
+     "Type 2 diabetes is not the result of autoimmune destruction of beta cells."),
+    ("True. It is caused by insulin resistance rather than autoimmune destruction of beta cells.",
+     "Type 2 diabetes isn't caused by autoimmune destruction of beta cells."),
+    ("True. Lithium is cleared by the kidney, not the liver.", "Lithium is cleared renally, unlike valproate, which is cleared by the liver."),
+])
+def test_a_true_that_agrees_with_a_negated_statement_stays_read(reply: str, claim: str) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value is True

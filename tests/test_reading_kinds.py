@@ -1086,3 +1086,41 @@ def test_chinese_conclusion_verbs_check_marks_and_d_dimer(reply: str, expected: 
 ])
 def test_a_verdict_left_to_the_population_and_this_one(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+CARDIAC = {"A": "Intravenous thiamine", "B": "Pulmonary embolism", "C": "Pneumothorax", "D": "Pericarditis", "E": "Aortic dissection"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Aortic dissection is unlikely — E.", None),
+    ("The rub fits pericarditis. Aortic dissection would need a tearing pain (E).", None),
+    ("Consider the options. Pneumothorax needs absent breath sounds (C).", None),
+    ("In contrast to B. Pulmonary embolism, there is no hypoxia here.", None),
+    ("Compared to B. Pulmonary embolism, this pain is positional.", None),
+    ("Key differential:\nAortic dissection (E)\n\nThe rub favours inflammation of the pericardium.", None),
+    ("Diagnosis\nPericarditis (D)\n\nThe rub and the diffuse ST elevation fit.", "D"),
+    ("Answer: D, though I am only partially sure.", None),
+    ("D — I'm somewhat confident.", None),
+])
+def test_letters_in_sentences_that_rule_out_weigh_compare_or_doubt_are_not_read(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(CARDIAC)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("患者无出血，无需使用维生素K，暂停华法林即可。", None),
+    ("鱼精蛋白用于肝素过量，因此不能使用A。", None),
+    ("患者无出血，所以暂不给予D。", None),
+    ("答案是D，但我不完全确定。", None),
+    ("答案：D（不完全肯定）", None),
+])
+def test_chinese_choices_negated_and_answers_not_quite_sure(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(WARFARIN), option_texts=WARFARIN, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"verdict": "false", "verdict_explanation": "It is true only in children; in adults it is false."}', False),
+    ('{"answer": "true", "truth_basis": "Shown in two trials."}', True),
+])
+def test_explanation_fields_named_after_the_verdict_are_no_verdicts(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

@@ -33,6 +33,7 @@ from medprobe.parsing.reply_text import (
     strip_reasoning,
 )
 from medprobe.parsing.strict_exact import exact_answer
+from medprobe.parsing.strict_letters import NO_OPTION_FOUND
 from medprobe.parsing.structured import answer_fields, reasoning_fields
 from medprobe.records import AnswerFormat, Response
 
@@ -51,10 +52,6 @@ def conclusion(chain: str) -> str:
         return chain
     found = list(_CONCLUSION.finditer(chain))
     return chain[found[-1].start() :] if found else chain
-
-
-#: what the letter rules say of a reply in which they found no option at all (``strict_letters.decide``)
-_NO_OPTION_FOUND = "no option found"
 
 
 def question_of(prompt: str) -> str:
@@ -91,7 +88,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     if fields is not None:
         return _read_fields(fields, fmt, reasoning_fields(text))
     reading = _read_rules(text, fmt, question)
-    if question is not None and fmt.kind == "option_letter" and reading.reason == _NO_OPTION_FOUND:
+    if question is not None and fmt.kind == "option_letter" and reading.reason == NO_OPTION_FOUND:
         return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
     if question is not None and fmt.kind == "true_false" and reading.value is True:
         return denies_statement(text, question) or reading

@@ -18,6 +18,8 @@ so it reads only when everything around the name says "this is my answer" (preci
   naming it rules anything out ("not", "rather than", "不", "排除"…) or puts another thing beside it ("or", "或");
 - the question does not ask for the exception ("EXCEPT", "不正确的是", "除外"): naming a true fact answers no such
   question;
+- the first sentence does not turn ("but", "however", "但") or set a condition ("if", "若"), and a superlative in the
+  name's clause is of the question's kind ("most dangerous" does not answer "the most common complication");
 - in Chinese, the reply repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
   reply about another thing ("最常见的死亡原因是脑疝" to a question on the site) is not read as an answer to ours.
 
@@ -35,19 +37,36 @@ from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
 from medprobe.parsing.reply_text import hedged, stem_of
-from medprobe.parsing.strict_letters import NAME_AND_ASIDE, NOT_IT, clean_text
+from medprobe.parsing.strict_letters import (
+    CJK,
+    NAME_AND_ASIDE,
+    NOT_IT,
+    STANDALONE_LETTER,
+    ZH_CLAUSE,
+    asked_superlative,
+    clean_text,
+    superlative,
+)
 
-#: any option letter standing alone (not the B of "HLA-B27" or "B12"): a reply that writes one is read by the letter
-#: rules, never by this one
-_ANY_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 #: what rules out or sets aside an option in the clause that names it
 _SET_ASIDE = re.compile(
-    NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative)\b"
+    NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative|cannot|improbable)\b"
+    r"|(?i:n't)\b"
     r"|不|非|未|无|排除|鉴别|而|其次|禁"
 )
+#: a first sentence that turns rather than answers ("… but hyponatremia points elsewhere", "was my first thought"), or
+#: whose part before a semicolon sets a condition ("… would be the concern if the x-ray were clear")
+_TURNS = re.compile(r"\b(?i:but|however|although|though|whereas|while|thought)\b|但|不过|然而")
+_CONDITIONS = re.compile(r"\b(?i:if|unless)\b|如果|若|假如")
+#: superlatives of one kind ask the same: how often, how grave, how likely ("most serious" answers "at greatest risk
+#: for which complication", not "the most common complication")
+_SUPERLATIVE_KINDS = {
+    "common": "often", "frequent": "often", "常": "often", "commonest": "often",
+    "serious": "grave", "dangerous": "grave", "severe": "grave", "feared": "grave", "lethal": "grave", "严": "grave", "危": "grave",
+}
 #: "or" in the clause that names it: another thing put beside it ("X or Y"; not "X, which can lead to A or B")
 _OR = re.compile(r"\b(?i:or)\b|或")
-_CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|\s[—–-]\s")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]|\s[—–-]\s")
 #: a name that is one item of a list: a list word or separator just before it, or just after it (a comma that goes on
 #: with "because", "which", "a …", "此外", "然后"… ends the answer's clause instead)
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
@@ -63,16 +82,15 @@ _ASKS_FOR_EXCEPTION = re.compile(
 #: (not the 应 of 反应, 效应, 适应)
 _STEM_ENDING = re.compile(r"(?:[\s（）()_:：?？。.]|的是|是|为|的|(?<![反效适响供])应(?:该|当)?)+$")
 #: a sentence ends at "。", "！", "？" or a line break, or at ".", "!", "?" before a space ("0.5 mg", "E. coli" go on)
-_FIRST_SENTENCE = re.compile(r"[。！？\n]|[.!?](?:\s|$)")
+_FIRST_SENTENCE = re.compile(r"[。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]")
 _CLAUSE = re.compile(r"[，,。.;；\n]")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def asked_word(stem: str) -> str:
     """What a Chinese stem asks for: its last two characters, after "是" / "为" / "的是" / "（ ）" ("…最常见的部位是（ ）"
     -> "部位"). An English stem gives "" (English replies seldom repeat "diagnosis" or "next step")."""
     stem = _STEM_ENDING.sub("", stem)
-    return stem[-2:] if _CJK.search(stem[-2:]) else ""
+    return stem[-2:] if CJK.search(stem[-2:]) else ""
 
 
 def _names(option_texts: Mapping[str, str]) -> dict[str, set[str]]:
@@ -105,8 +123,13 @@ def _without_names(reply: str, option_texts: Mapping[str, str]) -> str:
     """The reply without the names in the options that hold a capital ("Amphotericin B", "vitamin A"), so that capital
     is no letter."""
     for name in {m.group(0) for option in option_texts.values() for m in _LETTER_IN_NAME.finditer(option)}:
-        reply = re.sub(r"(?<![\w-])" + re.escape(name) + r"(?![A-Za-z])", " ", reply, flags=re.IGNORECASE)
+        reply = _capitalised_name(name).sub(" ", reply)
     return reply
+
+
+@functools.lru_cache(maxsize=1024)
+def _capitalised_name(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![A-Za-z])", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -115,7 +138,7 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     anywhere; a list in it may be written with "and" ("pyrimethamine, sulfadiazine, and leucovorin"), "X plus Y" as
     "X + Y". Compiled once per name: option texts recur across replies."""
     listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
-    return re.compile(listed if _CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])")
+    return re.compile(listed if CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])")
 
 
 def _named(text: str, option_texts: Mapping[str, str]) -> dict[str, list[tuple[int, int]]]:
@@ -142,7 +165,7 @@ def _loops(text: str) -> bool:
 def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """The option a cleaned ``reply`` names alone by its text (see the module docstring), or None."""
     stem = stem_of(question)
-    if _ANY_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(_ask(stem)):
+    if STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(_ask(stem)):
         return None
     text = unicodedata.normalize("NFKC", reply).lower()
     asked = asked_word(stem)
@@ -151,8 +174,12 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
-    if spans[0][0] >= (first.start() if first else len(text)):
+    first_end = first.start() if first else len(text)
+    if spans[0][0] >= first_end or _TURNS.search(text[:first_end]) or _CONDITIONS.search(re.split(r"[;；]", text[:first_end])[0]):
         return None
+    ours = _SUPERLATIVE_KINDS.get(asked_superlative(question) or "")
+    if ours and any(_SUPERLATIVE_KINDS.get(superlative(_clause(text, start, end)) or "", ours) != ours for start, end in spans):
+        return None  # "Perforation is the most dangerous complication" to a question on the commonest
     return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
 
 
@@ -172,10 +199,13 @@ def _clause(text: str, start: int, end: int) -> str:
     return text[left : right.start() if right else len(text)]
 
 
+#: before a completed stem: someone else's belief or a condition, not the reply's answer
+_NOT_OURS = re.compile(r"误以为|以为|认为|如果|若|假如|有人")
+#: after it: the completion called wrong ("…是砖红色胶冻样痰，那就错了")
+_DENIED_AFTER = re.compile(r"(?:那|这)?(?:就|是|种说法)?(?:错|不对|误)")
 #: the end of a Chinese stem that a reply must write out to complete it: its last characters, the verb included
 _STEM_TAIL = 5
 _TAIL_PUNCTUATION = re.compile(r"[\s（）()_:：?？。.]+$")
-_ZH_CLAUSE_END = re.compile(r"[。；;！？!?\n，,]")
 
 
 def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
@@ -183,7 +213,7 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
     "肺炎链球菌肺炎的典型痰液是铁锈色痰。"); None when no clause does, clauses finish it with different options, the
     option heads a list of options' texts, or the reply loops."""
     tail = _TAIL_PUNCTUATION.sub("", stem_of(question))[-_STEM_TAIL:]
-    if len(tail) < _STEM_TAIL or not _CJK.search(tail):
+    if len(tail) < _STEM_TAIL or not CJK.search(tail):
         return None
     text = unicodedata.normalize("NFKC", reply).lower()
     if _loops(text):
@@ -191,18 +221,25 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
     texts = {letter: name for letter, option in option_texts.items() if (name := clean_text(option))}
     found = set()
     tail = unicodedata.normalize("NFKC", tail).lower()
-    for at in (m.end() for m in re.finditer(re.escape(tail), text)) if tail in text else ():
-        end = _ZH_CLAUSE_END.search(text, at)
+    for written in re.finditer(re.escape(tail), text) if tail in text else ():
+        at = written.end()
+        clause_start = max((m.end() for m in ZH_CLAUSE.finditer(text, 0, written.start())), default=0)
+        if _NOT_OURS.search(text, clause_start, written.start()):
+            continue  # "很多人误以为…的典型痰液是砖红色胶冻样痰", "如果说…是…，那就错了"
+        end = ZH_CLAUSE.search(text, at)
         completion = text[at : end.start() if end else len(text)].strip()
-        following = _ZH_CLAUSE_END.search(text, end.end()) if end else None
-        listed = end is not None and text[end.end() : following.start() if following else len(text)].strip() in texts.values()
+        following = ZH_CLAUSE.search(text, end.end()) if end else None
+        then = text[end.end() : following.start() if following else len(text)].strip() if end else ""
+        listed = then in texts.values() or _DENIED_AFTER.match(then) is not None
         found |= {letter for letter, name in texts.items() if completion == name and not listed}  # not "…是明显水肿，高脂血症，…"
     return Reading(found.pop(), OPTION_TEXT) if len(found) == 1 else None
 
 
 #: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"
 _DENIED = re.compile(r"\b(?i:not|rather\s+than|instead\s+of)\s+(?:(?i:the|a|an|in|of|on|at|by|from|for|with|to)\s+)?((?:[\w-]+\s+){1,5}[\w-]+)")
-_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never)\s+(?:[\w-]+\s+){0,2}$")
+#: the statement negates or contrasts something before the words already ("is not the result of …", "isn't caused by
+#: …", "unlike valproate, which is cleared by the liver"): the reply's "not" may agree with it
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+of)\b|n't\b")
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 
 

@@ -106,7 +106,7 @@ _HEDGE = re.compile(
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
     r"hard\s+to\s+say|it\s+depends|either|in\s+(?:a|that|this|one|some)\s+sense|in\s+some\s+cases|partially|partly|somewhat|mostly|not\s+certain|"
     r"(?:can't|cannot|can\s+not)\s+(?:confirm|say|tell|be\s+sure)\s+(?:whether|if))\b)"
-    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全(?:正确|对|准确)"
+    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|部分正确|不完全(?:正确|对|准确|确定|肯定|同意|清楚)"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 

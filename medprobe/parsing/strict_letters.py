@@ -57,16 +57,22 @@ _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
-_ASKED_IS = (
-    r"\b(?i:most\s+(?:likely|appropriate|characteristic|specific|sensitive|effective|important)|best|correct)\s+"
-    r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,6}?"
-    r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
-)
+def _asked_is(most: Sequence[str], alone: Sequence[str]) -> str:
+    """A superlative ("most" + one of ``most``, or one of ``alone``) heading up to six words, then "is" / "would be"."""
+    return (
+        r"\b(?i:most\s+(?:" + "|".join(most) + r")|" + "|".join(alone) + r")\s+"
+        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,6}?"
+        r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
+    )
+
+
+_MOST_ASKED = ("likely", "appropriate", "characteristic", "specific", "sensitive", "effective", "important")
+_ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: "the most characteristic serum marker is CA 19-9 (option B)": an option's text (or its own words for it: "the most
 #: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked; with the letter there, any
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
-    r"(?:" + _ASKED_IS.replace("important", "important|serious|common|frequent|dangerous|useful|accurate").replace("|best|", "|best|safest|preferred|") + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct")) + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -130,7 +136,7 @@ _LABELLED_LETTER = tuple(
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
         r"(?m:^)(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
         # "… the most common malignant testicular tumor of young children — E.": a dash and a letter closing the reply
-        r"(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$",
+        r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$",
         # "This is papillary thyroid carcinoma (E).": the reply's diagnosis with its letter in brackets
         r"\b(?i:this|it)\s+is\s+(?:(?!" + NOT_IT + r")[^\n.!?()])*?\(\s*([A-E])\s*\)\s*(?:[.!]|$)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
@@ -151,7 +157,7 @@ _LABELLED_LETTER = tuple(
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
         r"(?:故|所以|因此)(?:应)?答\s*" + _ITEM,
         r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))",
-        r"(?:故|所以|因此)[^\n。；;，,]{0,8}?(?:给予|使用|采用)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!]))",
+        r"(?:故|所以|因此)(?:(?![不未无禁勿])[^\n。；;，,]){0,8}?(?:给予|使用|采用)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!]))",
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
         r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
@@ -197,7 +203,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by|to|toward|towards)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
 #: letter in brackets (read when the text is the letter's own)
@@ -316,7 +322,7 @@ _ARTICLE = re.compile(r"^(?:the|an?)\s+")
 NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: a Chinese clause, and the last characters of the verbs that may put an option's text at its end ("是", "为",
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
-_ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
+ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
 _ZH_VERB_ENDS = "是为于及用选"
 #: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "不对，更正一下"
 #: ("Wait, let me reconsider. Final answer: A" after "Final answer: D" takes nothing back: two answers)
@@ -340,7 +346,7 @@ _TEXT_SPANS = (
     re.compile(r"(?<![不未])选择(?!性)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未禁慎])选用[ \t]*([^\n。;；，,]+)"),
     # "华法林过量导致出血时，应使用维生素K进行拮抗"
-    re.compile(r"(?<![不未])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?<![不未无毋勿禁])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
@@ -573,7 +579,7 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     return Statement(letter, rule, sentence)
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Chinese words that set an option aside: "而不是…", "并非…", "不同于…"
 _ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如"
 #: English words too common to tell options apart
@@ -593,7 +599,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
     if re.search(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE, window):
         return None
-    if _CJK.search(option_texts.get(letter, "")):
+    if CJK.search(option_texts.get(letter, "")):
         return _explained_as_other_zh(re.split(r"[。\n]", text[end:], maxsplit=1)[0], letter, option_texts)
     said = _stems(window)
     own = _stems(option_texts.get(letter, ""))
@@ -604,7 +610,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
 def _bigrams(text: str) -> set[str]:
     """The pairs of neighbouring characters of a Chinese text, its own words' stand-in ("立位腹平片" → 立位, 位腹, 腹平, 平片)."""
     folded = re.sub(r"\s+", "", clean_text(text))
-    return {folded[i : i + 2] for i in range(len(folded) - 1) if _CJK.search(folded[i : i + 2])}
+    return {folded[i : i + 2] for i in range(len(folded) - 1) if CJK.search(folded[i : i + 2])}
 
 
 def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -689,6 +695,20 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
 
 
+#: a line heading the answer: "Diagnosis", "Final answer:", "Most likely diagnosis", "答案", "诊断："
+_ANSWER_HEADING = re.compile(r"^\s*(?:(?i:(?:final\s+|most\s+likely\s+)?(?:answer|diagnosis|conclusion|impression))|答案|诊断|结论|最可能的诊断)\s*[:：]?\s*$")
+
+
+def _under_an_answer_heading(text: str, match: re.Match[str]) -> bool:
+    """Whether a text and letter found with no verb before them, alone on their line ("Aortic stenosis (E)"), open the
+    reply or stand under an answer heading ("Diagnosis"), not under "Key differential:" (True when a verb led them)."""
+    line_start = text.rfind("\n", 0, match.start(1)) + 1
+    if text[line_start : match.start(1)].strip():
+        return True
+    before = [line for line in text[:line_start].split("\n") if line.strip()]
+    return not before or _ANSWER_HEADING.match(before[-1]) is not None
+
+
 def _text_and_letter(text: str, match: re.Match[str]) -> tuple[str, str, str] | None:
     """A text (group 1) and the letter (group 2) it is given with: the letter, the cleaned words and their sentence;
     None when the sentence rules something out ("not", "unlikely", "排除")."""
@@ -710,7 +730,7 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
     a sentence naming two options so names several, and a letter after another option's text names neither."""
     for match in _TEXT_THEN_OWN_LETTER.finditer(text):
         pair = _text_and_letter(text, match)
-        if pair is None or _CONDITION.match(pair[2]):
+        if pair is None or _CONDITION.match(pair[2]) or not _under_an_answer_heading(text, match):
             continue  # also "If there are signs of perforation → emergency laparotomy (B)": one case, not the answer
         letter, words, sentence = pair
         ends = _options_ending(words, option_texts)
@@ -842,7 +862,7 @@ def _superlative_clauses(text: str, option_texts: Mapping[str, str]) -> Iterator
     """A Chinese clause that asks the question's superlative and ends with one option's whole text after a verb
     ("类风湿关节炎最常累及<text>", "最常见于<text>"): it names that option (never in a clause that rules it out)."""
     texts = {letter: t for letter, option in option_texts.items() if len(t := clean_text(option)) >= 2}
-    for raw in _ZH_CLAUSE.split(text):
+    for raw in ZH_CLAUSE.split(text):
         clause = clean_text(raw)
         top = clause.find("最")
         if top < 0 or _RULED_OUT.search(clause):
@@ -1057,19 +1077,25 @@ def _asks_another_thing(statement: Statement, question: str | None, option_texts
     return bool(said) and asked not in said
 
 
-#: a bracketed letter closing the reply's last sentence: "Wernicke encephalopathy. Give thiamine first (A)."
-_CLOSING_BRACKET = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?(])*[(\[]([A-E])[)\]]\s*[.!]?\s*$")
+#: a bracketed letter closing the reply's last sentence, a short one: "Wernicke encephalopathy. Give thiamine first (A)."
+_CLOSING_BRACKET = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*((?:[^\s.!?()]+[ \t]+){0,4}[^\s.!?()]+)[ \t]*[(\[]([A-E])[)\]]\s*[.!]?\s*$")
 _ENDS_IN_BRACKET = re.compile(r"[)\]]\s*[.!]?\s*$")
-_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])")
+_BRACKETED = re.compile(r"[(\[]([A-E])[)\]]")
+#: a sentence that weighs rather than answers: "Aortic dissection would need a tearing pain (E)."
+_WEIGHS = re.compile(NOT_IT + r"|\b(?i:would|could|might|if|unless|need|needs|consider|than)\b")
+#: an option letter standing alone (not the B of "HLA-B27", "B12" or "D-dimer")
+STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
-    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence, when it is
-    the one letter the reply writes (never in a sentence that rules out: "… is unlikely (B).")."""
+    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence, a plain one of
+    five words at most, when it is the one letter the reply writes (never in a sentence that rules out or weighs: "… is
+    unlikely (B).", "Aortic dissection would need a tearing pain (E).")."""
     match = _CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None
-    if match is None or len(set(_ANY_LETTER.findall(text))) != 1:
+    if match is None or _WEIGHS.search(match.group(1)) or len(set(STANDALONE_LETTER.findall(text))) != 1:
         return []
-    return [_letter_statement(text, match, option_texts, LABELLED)]
+    bracket = _BRACKETED.match(text, match.start(2) - 1)
+    return [_letter_statement(text, bracket, option_texts, LABELLED)] if bracket else []
 
 
 def _named_after(text: str, named: Statement, last: int, letters: set[object], option_texts: Mapping[str, str]) -> bool:
@@ -1102,9 +1128,11 @@ def _stands_after(text: str, statement: Statement, last: int) -> bool:
     return end > last and (statement.value is None or all(letter in text[last:end] for letter in _letters(statement.value)))
 
 
+#: what ``decide`` says of a reply to an MCQ in which no rule found an option
+NO_OPTION_FOUND = "no option found"
 #: words of degree that hedge a verdict ("partially true") but describe a fact beside a letter ("C. HBV has a partially
 #: double-stranded DNA genome")
-_DEGREE = re.compile(r"\b(?i:partially|partly|mostly|somewhat)\b")
+_DEGREE = re.compile(r"\b(?i:partially|partly|mostly|somewhat)\b(?!\s+(?i:sure|certain|confident|convinced))")
 #: what ``decide`` reads when the answer is a verdict: two different ones are both verdicts
 _VERDICTS = ("verdict", "yes/no answer")
 
@@ -1114,7 +1142,7 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
     one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
     found the answer names the family (bare > leading > labelled > final statement > option text > implied)."""
     if not statements:
-        return Reading(None, UNPARSED, f"{HEDGED}, no committed answer" if hedged(text[:300]) else f"no {what} found")
+        return Reading(None, UNPARSED, f"{HEDGED}, no committed answer" if hedged(text[:300]) else f"no {what} found")  # NO_OPTION_FOUND
     unread = [s for s in statements if s.value is None]
     if unread:
         why = next((s.why for s in unread if s.why), "")

@@ -54,8 +54,9 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict" (not "rationale" or "statement")
-_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)(?:_|$)")
+#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict" (not "verdict_explanation",
+#: "truth_basis", "rationale" or "statement")
+_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$")
 
 
 def _is_answer_field(key: str) -> bool:
