@@ -185,3 +185,33 @@ def test_a_stem_completed_as_someone_elses_mistake_is_not_the_answer(reply: str)
 ])
 def test_a_true_that_agrees_with_a_negated_statement_stays_read(reply: str, claim: str) -> None:
     assert read_strict(reply, TF, _statement(claim)).value is True
+
+
+MORPHINE = {"A": "心源性哮喘", "B": "支气管哮喘", "C": "癌症晚期剧痛", "D": "急性心肌梗死剧痛", "E": "严重创伤疼痛"}
+LIDOCAINE = {"A": "100 mg", "B": "200 mg", "C": "400 mg", "D": "600 mg", "E": "1000 mg"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("答案是A。吗啡禁用于支气管哮喘，但可用于心源性哮喘。", MORPHINE, "吗啡禁用于", None),
+    ("答案是B。吗啡禁用于支气管哮喘。", MORPHINE, "吗啡禁用于", "B"),
+    ("利多卡因局部浸润麻醉为400 mg。普鲁卡因一次限量为1000 mg。\n\n所以本题选 C。", LIDOCAINE, "利多卡因用于局部浸润麻醉时，成人一次限量为", "C"),
+])
+def test_a_letter_against_our_stem_completed_with_another_option(reply: str, texts: dict, stem: str, expected: object) -> None:
+    assert _read(reply, texts, stem) == expected
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("True — loop diuretics cause hypocalcemia, not hypercalcemia, because they increase calcium loss.",
+     "Loop diuretics cause hypercalcemia.", None),
+    ("True. Screening is recommended for men who smoked; it is not recommended for women who never smoked.",
+     "Screening is recommended for men aged 65 to 75 who have ever smoked.", True),
+])
+def test_a_single_denied_word_and_a_denial_of_another_group(reply: str, claim: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+def test_named_alone_does_not_read_a_reply_weighing_possibilities() -> None:
+    viruses = {"A": "Cryptococcus neoformans", "B": "JC virus", "C": "Epstein-Barr virus", "D": "Toxoplasma gondii", "E": "Cytomegalovirus"}
+    reply = "Ring-enhancing lesions raise two possibilities: toxoplasmosis and a lymphoma linked to Epstein-Barr virus."
+    fmt = AnswerFormat(kind="option_letter", options=list(viruses), option_texts=viruses)
+    assert read_strict(reply, fmt, _question("Which organism is most likely responsible?", viruses)).value is None

@@ -1124,3 +1124,42 @@ def test_chinese_choices_negated_and_answers_not_quite_sure(reply: str, expected
 ])
 def test_explanation_fields_named_after_the_verdict_are_no_verdicts(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+IMAGING = {"A": "Non-contrast CT of the head", "B": "Lumbar puncture", "C": "Dual-energy x-ray absorptiometry (DXA) of the hip and lumbar spine",
+           "D": "Glucose-6-phosphatase", "E": "Intramuscular benzathine penicillin G, single dose"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("The most appropriate initial tests would be A. Non-contrast CT of the head and B. Lumbar puncture.", None),
+    ("Dual-energy X-ray absorptiometry of the hip and lumbar spine.", "C"),
+    ("Glucose-6-phosphatase deficiency (von Gierke disease) is the most likely diagnosis.", "D"),
+    ("The best treatment is intramuscular benzathine penicillin G as a single dose of 2.4 million units (E).", "E"),
+])
+def test_two_letters_with_their_texts_inner_asides_deficiencies_and_decimals(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(IMAGING)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"statement_evaluation": "The vaccine is a recombinant, non-live vaccine and is safe in pregnancy.", "answer": "false"}', False),
+    ("This statement is partially true and partially false. So it cannot be considered completely true or completely false.", None),
+])
+def test_explanations_in_answer_fields_and_statements_partly_true(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+LIVER = {"A": "淋巴转移", "B": "种植转移", "C": "出血", "D": "肝外血行转移至肺", "E": "肝内血行转移"}
+ECG = {"A": "T波高尖", "B": "QRS波增宽", "C": "P波消失", "D": "PaO2<60 mmHg，PaCO2正常", "E": "T波低平、出现U波"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("转移途径是种植转移，直接浸润。肝内血行转移至肺。肝内血行转移至肺。肝内血行转移至肺。", LIVER, None),
+    ("A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移", LIVER, None),
+    ("仅凭题干的信息，首先考虑出血，但无法确定是C还是E。", LIVER, None),
+    ("消化性溃疡的并发症有出血、穿孔和梗阻。其中，出血是最常见的并发症。", LIVER, "C"),
+    ("正确答案：A。低钾血症典型心电图表现为T波低平，出现U波。", ECG, None),
+    ("正确答案是A：PaO2<60mmHg PaCO2正常。", ECG, None),
+])
+def test_chinese_loops_undecided_replies_and_letters_with_another_text_in_other_punctuation(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -16,6 +16,7 @@ from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
 from medprobe.parsing.question_rules import completes_stem, denies_statement, named_alone
 from medprobe.parsing.reading import (
+    CONFLICT,
     DIFFERENT,
     JSON,
     JUDGE,
@@ -90,6 +91,10 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     reading = _read_rules(text, fmt, question)
     if question is not None and fmt.kind == "option_letter" and reading.reason == NO_OPTION_FOUND:
         return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
+    if question is not None and fmt.kind == "option_letter" and reading.read:
+        completed = completes_stem(text, fmt.option_texts, question)  # "答案是A。吗啡禁用于支气管哮喘" when that is B
+        if completed is not None and completed.value != reading.value:
+            return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply completes our stem with {completed.value}")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
         return denies_statement(text, question) or reading
     return reading
@@ -111,6 +116,10 @@ def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
     return readings[0]
 
 
+#: words beyond which an answer field beside other answer fields is an explanation, read as reasoning
+_LONGEST_ANSWER_FIELD = 8
+
+
 def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] = ()) -> Reading:
     """A JSON reply: every answer field read by the rules; they must give one answer (family ``json``). A
     revision's verdict and letter often stand in two fields ({"verdict": "incorrect", "answer": "C"}):
@@ -118,6 +127,9 @@ def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] 
     ("… so the statement is false." beside "answer": "True") contradicts the answer field."""
     if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
+    elif len(fields) > 1:  # {"statement_evaluation": "<an explanation>", "answer": "false"}: the explanation is reasoning
+        explained = [field for field in fields if len(field.split()) > _LONGEST_ANSWER_FIELD]
+        fields, reasoning = [field for field in fields if field not in explained] or fields, [*reasoning, *explained]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
     unread = next((r for r in readings if not r.read), None)
     if not readings or unread is not None:

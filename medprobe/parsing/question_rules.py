@@ -71,8 +71,12 @@ _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<
 #: with "because", "which", "a …", "此外", "然后"… ends the answer's clause instead)
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
 _LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
-#: the reply sends the user elsewhere instead of answering: "consult a doctor", "建议咨询医生", "I'm not able to"
-_DEFERS = re.compile(r"建议|咨询|遵医嘱|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide)")
+#: the reply sends the user elsewhere instead of answering ("consult a doctor", "建议咨询医生", "I'm not able to"), or
+#: leaves the answer open ("raise two main possibilities", "imaging cannot reliably distinguish them", "无法确定")
+_DEFERS = re.compile(
+    r"建议|咨询|遵医嘱|无法(?:确定|区分|鉴别|判断)|不能确定|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide"
+    r"|\bpossibilit(?:y|ies)\b|\b(?:cannot|can't)\s+(?:\w+\s+)?(?:distinguish|differentiate|tell|determine|decide))"
+)
 #: the question asks for the option that is not so: "all of the following EXCEPT", "不正确的是", "不属于"
 _ASKS_FOR_EXCEPTION = re.compile(
     r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
@@ -203,16 +207,25 @@ def _clause(text: str, start: int, end: int) -> str:
 _NOT_OURS = re.compile(r"误以为|以为|认为|如果|若|假如|有人")
 #: after it: the completion called wrong ("…是砖红色胶冻样痰，那就错了")
 _DENIED_AFTER = re.compile(r"(?:那|这)?(?:就|是|种说法)?(?:错|不对|误)")
-#: the end of a Chinese stem that a reply must write out to complete it: its last characters, the verb included
+#: the end of a Chinese stem that a reply must write out to complete it: its last five characters, the verb included
 _STEM_TAIL = 5
 _TAIL_PUNCTUATION = re.compile(r"[\s（）()_:：?？。.]+$")
+
+
+def _same_subject(before: str, stem: str) -> bool:
+    """Whether what the reply writes before the stem's end is the stem's own subject: two thirds of its character pairs
+    are the stem's ("胆固醇合成的" for "合成胆固醇的"), or it writes nothing before it."""
+    pairs = {before[i : i + 2] for i in range(len(before) - 1) if CJK.search(before[i : i + 2])}
+    ours = unicodedata.normalize("NFKC", stem).lower()
+    return not pairs or sum(pair in ours for pair in pairs) >= 2 * len(pairs) / 3
 
 
 def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """The option whose whole text finishes a clause that writes out the end of our Chinese stem ("…的典型痰液是" ->
     "肺炎链球菌肺炎的典型痰液是铁锈色痰。"); None when no clause does, clauses finish it with different options, the
     option heads a list of options' texts, or the reply loops."""
-    tail = _TAIL_PUNCTUATION.sub("", stem_of(question))[-_STEM_TAIL:]
+    stem = _TAIL_PUNCTUATION.sub("", stem_of(question))
+    tail = stem[-_STEM_TAIL:]
     if len(tail) < _STEM_TAIL or not CJK.search(tail):
         return None
     text = unicodedata.normalize("NFKC", reply).lower()
@@ -224,8 +237,8 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
     for written in re.finditer(re.escape(tail), text) if tail in text else ():
         at = written.end()
         clause_start = max((m.end() for m in ZH_CLAUSE.finditer(text, 0, written.start())), default=0)
-        if _NOT_OURS.search(text, clause_start, written.start()):
-            continue  # "很多人误以为…的典型痰液是砖红色胶冻样痰", "如果说…是…，那就错了"
+        if _NOT_OURS.search(text, clause_start, written.start()) or not _same_subject(text[clause_start : written.start()], stem):
+            continue  # "很多人误以为…的典型痰液是砖红色胶冻样痰", "如果说…是…，那就错了", "普鲁卡因一次限量为…" to a stem on 利多卡因
         end = ZH_CLAUSE.search(text, at)
         completion = text[at : end.start() if end else len(text)].strip()
         following = ZH_CLAUSE.search(text, end.end()) if end else None
@@ -236,9 +249,10 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
 
 
 #: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"
-_DENIED = re.compile(r"\b(?i:not|rather\s+than|instead\s+of)\s+(?:(?i:the|a|an|in|of|on|at|by|from|for|with|to)\s+)?((?:[\w-]+\s+){1,5}[\w-]+)")
+_DENIED = re.compile(r"\b(?i:not|rather\s+than|instead\s+of)\s+(?:(?i:the|a|an|in|of|on|at|by|from|for|with|to)\s+)?((?:[\w-]+\s+){0,5}[\w-]+)")
 #: the statement negates or contrasts something before the words already ("is not the result of …", "isn't caused by
 #: …", "unlike valproate, which is cleared by the liver"): the reply's "not" may agree with it
+_FUNCTION_WORDS = frozenset({"for", "of", "in", "to", "the", "a", "an", "with", "by", "on", "at", "and", "or", "from", "who", "that", "which"})
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+of)\b|n't\b")
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 
@@ -250,7 +264,11 @@ def denies_statement(reply: str, question: str) -> Reading | None:
     statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
     for denied in _DENIED.finditer(reply):
         words = denied.group(1).lower().split()
-        for n in range(len(words), 1, -1):
+        for n in range(len(words), 0, -1):
+            if n == 1 and (len(words[0]) < 8 or len(words) > 1):
+                break  # one word says little unless it is all that is denied ("not hypercalcemia, because …")
+            if words[n - 1] in _FUNCTION_WORDS:
+                continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
             if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):

@@ -72,7 +72,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked; with the letter there, any
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
-    r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct")) + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?([^\n.;!?()]+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct")) + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -247,7 +247,7 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
     r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -316,6 +316,8 @@ _EXACT_TEXT_SPANS = (
 _TEXT_SENTENCE_BREAK = re.compile(r"\n|。|(?<=[^\s.])\.(?=\s)|\s[—–-]\s")
 #: a letter in brackets after a name: "oral clindamycin (b)"
 _LETTER_ASIDE = re.compile(r"\s*[(（]\s*(?:option\s*)?[a-e]\s*[)）]$")
+#: an aside inside an option's text (not at its end): "Dual-energy x-ray absorptiometry (DXA) of the hip"
+_INNER_ASIDE = re.compile(r"\s*\([^()]{1,20}\)(?=\s+\S)")
 #: an article opening a (lower-cased) sentence
 _ARTICLE = re.compile(r"^(?:the|an?)\s+")
 #: "vitamin b6 (pyridoxine)": a name and another name for it in brackets
@@ -353,15 +355,19 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
-    re.compile(r"最[^\n。;；，,是为]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"最[^\n。;；，,是为、]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?[ \t]*([^\n。;；，,]+)"),
     # "麦氏点位于<text>", "麦氏点即<text>": the thing asked about, located or defined by an option's text (not
     # the adverbs 立即, 随即, 即使, 即可: "不宜立即手术治疗" names no answer)
     re.compile(r"(?<![不未立随旋当亦])(?:位于|即为|即是|即)(?![使便刻将可时])[ \t]*((?:\([^()\n]*\)|[^\n。;；，,])+)"),
     # "硫酸镁是子痫治疗的首选解痉药物": an option's text as the subject of the question's superlative (after a heading
     # such as "【解析】" or "解析：", or "，而" / "，但", too)
-    re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但))[ \t]*(?:(?:【[^】\n]{1,6}】|(?:解析|分析|说明|理由)[ \t]*:)[ \t]*)?([^\n。;；，,!！【:]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
+    re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但)|(?<=其中[，,]))[ \t]*(?:(?:【[^】\n]{1,6}】|(?:解析|分析|说明|理由)[ \t]*:)[ \t]*)?([^\n。;；，,!！【:]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
+    # "…形成冠状动脉瘤，这是最严重的并发症": the text, then "this is" the question's superlative
+    re.compile(r"(?:形成|导致|引起|出现|发生)?([^\n。;；，,!！]{1,30}?)[ \t]*[，,][ \t]*这(?:是|为|也是)[^\n。;；，,]{0,10}?最"),
+    # "本例符合十二指肠溃疡的特点"
+    re.compile(r"(?:本例|该患者|此例|患者)(?:最)?符合[ \t]*([^\n。;；，,的]+)"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
@@ -430,7 +436,7 @@ def echoes_options(text: str, *, numbered: bool = False) -> bool:
 
 #: words that may follow a Chinese option's text without making it another name: "首选丙硫氧嘧啶治疗", "HBeAg阳性",
 #: "肺炎链球菌感染", "选用丙硫氧嘧啶进行抗甲状腺治疗"
-_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性|感染)(?![\u4e00-\u9fff])|进行")
+_ZH_SUFFIX = re.compile(r"(?:治疗|疗法|阳性|感染|反应)(?![\u4e00-\u9fff])|进行")
 
 
 def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -483,6 +489,14 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     return None
 
 
+def _by_bare_text(span: str, option_texts: Mapping[str, str]) -> str | None:
+    """The one option whose text the span is once spaces, commas and 且 are left out ("PaO2<60mmHg 且 PaCO2>50mmHg" for
+    "PaO2<60 mmHg，且PaCO2>50 mmHg")."""
+    bare = _COMMAS.sub("", clean_text(span)).replace("且", "")
+    found = {letter for letter, t in option_texts.items() if bare and _COMMAS.sub("", clean_text(t)).replace("且", "") == bare}
+    return found.pop() if len(found) == 1 else None
+
+
 def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text follows a letter ("D: <text>", "C (text)"), when it is another option's:
     the letter and the text then disagree."""
@@ -490,7 +504,7 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     rest = _UNTIL_SENTENCE_END.match(text, join.end() if join else end)
     span = rest.group(0).strip() if rest else ""
     span = span[:-1] if span.endswith(")") and span.count(")") > span.count("(") else span  # "C (text)": not the text's own ")"
-    named = option_by_text(span, option_texts) if span else None
+    named = option_by_text(span, option_texts) or _by_bare_text(span, option_texts) if span else None
     if named is None and span:
         named = _other_text_in(_first_clause(span), letter, option_texts)
     return named if named is not None and named != letter else None
@@ -563,12 +577,21 @@ def _list_follows(text: str, match: re.Match[str]) -> bool:
     return next_line is not None and (other := _LETTER_LINE.match(next_line.group(1))) is not None and other.group(1) != match.group(1)
 
 
+def _own_text_end(text: str, end: int, own: str) -> int | None:
+    """Where the letter's own text ends, when it follows the letter ("A. Non-contrast CT of the head")."""
+    join = _LETTER_TEXT_JOIN.match(text, end)
+    start = join.end() if join else end
+    return start + len(own) if own and text[start : start + len(own)].lower() == own.lower() else None
+
+
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
     """One answer letter found by a pattern: several options when another letter is joined to it, a
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
     letter, sentence = match.group(1), sentence_at(text, match.start(), match.end())
     aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
-    if _SEVERAL.match(text, match.end()) or _MORE_LETTERS.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end())) or _list_follows(text, match):
+    own = _own_text_end(text, match.end(), option_texts.get(letter, ""))  # "A. Non-contrast CT of the head and B. …"
+    if (_SEVERAL.match(text, match.end()) or _MORE_LETTERS.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end()))
+            or (own is not None and _SEVERAL.match(text, own)) or _list_follows(text, match)):
         return Statement(None, rule, sentence)
     other = (
         _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
@@ -784,14 +807,14 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
                 yield Statement(letter, OPTION_TEXT, sentence_at(text, match.start(1), match.end(1)))
 
 
-_COMMAS = re.compile(r"[,，\s]")
+_COMMAS = re.compile(r"[,，、\s]")
 
 
 def _with_commas(text: str, start: int, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text, commas included, the rest of the sentence from ``start`` opens with ("…最有意义的是"回纳疝块
     后压住深环，增加腹压时疝块是否再突出"", when that whole text is one option's): only options whose text holds a comma."""
     rest = re.match(r"[^\n。;；]*", text[start:])
-    with_commas = {letter: t for letter, t in option_texts.items() if re.search("[,，]", t)}
+    with_commas = {letter: t for letter, t in option_texts.items() if re.search("[,，、]", t)}
     if not rest or not with_commas:
         return None
     found = option_by_text(rest.group(0), option_texts) if option_by_text(rest.group(0), with_commas) else None
@@ -818,6 +841,9 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose whole text the sentence is, alone or with another name for it in brackets ("Vitamin B6
     (pyridoxine)", "Pyridoxine (vitamin B6)"); None when it is no option's, or the two names are two options'."""
     texts = {clean_text(t): letter for letter, t in option_texts.items() if clean_text(t)}
+    for text, letter in list(texts.items()):  # "Dual-energy x-ray absorptiometry (DXA) of the hip" named without "(DXA)"
+        if (inner := _INNER_ASIDE.sub(" ", text)) != text:
+            texts.setdefault(" ".join(inner.split()), letter)
     # an option "Breslow thickness (depth of invasion)" is named by its names swapped, or by its first name when no
     # other option starts with it ("Vitamin B12 (oral)" and "Vitamin B12 (intramuscular)" share theirs)
     for text, letter in list(texts.items()):
@@ -831,6 +857,8 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
     whole = _ARTICLE.sub("", whole) if whole not in texts else whole  # "The substantia nigra pars compacta — …"
     if whole not in texts and (suffix := re.search(_ZH_SUFFIX.pattern + "$", whole)):
         whole = whole[: suffix.start()]  # "HBeAg阳性。"
+    if whole not in texts:  # "Glucose-6-phosphatase deficiency (von Gierke disease)" names the enzyme
+        whole = re.sub(r"\s+deficiency(?=\s*(?:\(|$))", "", whole)
     if whole not in texts and (reordered := _same_words(whole, texts)):
         return reordered  # "Methotrexate (intramuscular)." for "Intramuscular methotrexate"
     aside = NAME_AND_ASIDE.match(whole)
@@ -901,7 +929,7 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     if copies:  # the cut-off copy: its first options, maybe a last letter without its text, end the reply
         letters = list(texts)
         for n in range(len(items) - 1, 0, -1):
-            tail = rf"(?:[\s;,，；]*[(\[]?{re.escape(letters[n])}[)\]]?[:.)、]?)?"
+            tail = rf"(?:[\s;,，；]*[(\[]?{re.escape(letters[n])}[)\]]?[:.)、]?[ \t]*[^\s;,，；]*)?"  # "… D.18" cut in "18天"
             text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + tail + r"[\s;,，；]*$", "\n", text)
             if cut:
                 break
@@ -958,6 +986,20 @@ def _marked_pick(text: str) -> Statement | None:
     return Statement(picks.pop(), FINAL, text) if len(picks) == 1 and len(checked) == 1 and crossed else None
 
 
+_LOOP_CLAUSE = re.compile(r"[\n。；;，,.!?！？]")
+
+
+def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
+    """A clause naming an option written three times or more, in a reply naming two options' texts or more: a model
+    looping (cut off by the token limit) commits to nothing ("A. 产热增加超过散热 B. 散热障碍 A. 产热增加超过散热 B. …";
+    not "Incorrect." closing each option of an analysis)."""
+    clauses = [clean_text(c) for c in _LOOP_CLAUSE.split(text) if len(c.strip()) >= 4]
+    names = [name for t in option_texts.values() if (name := clean_text(t))]
+    repeated = {c for c in set(clauses) if clauses.count(c) >= 3 and any(name in c for name in names)}
+    folded = clean_text(text)
+    return bool(repeated) and sum(1 for name in names if name in folded) >= 2
+
+
 def answers_other_questions(text: str) -> bool:
     """One numbered answer per line ("1. B\\n2. C"): the reply answers a list of questions, not ours."""
     return len(_NUMBERED_ANSWER.findall(text)) >= 2
@@ -978,6 +1020,8 @@ def letter_statements(
     text = _FIRST_THOUGHT.sub(lambda thought: " " * len(thought.group(0)), without_option_list(text, option_texts))
     if answers_other_questions(text):
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
+    if _loops_over_options(text, option_texts):
+        return [Statement(None, LABELLED, text, f"{SEVERAL}: the reply loops over them")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts)) + _closing_bracket(text, option_texts)
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
@@ -1004,7 +1048,7 @@ def letter_statements(
     if not any(s.value for s in found):
         found += _text_letter_pairs(text, option_texts)
     if not any(s.value for s in found):
-        found += _named_by_text(text, option_texts)
+        found += [s for s in _named_by_text(text, option_texts) if not (s.value and _asks_another_thing(s, question, option_texts, chinese_only=True))]
     elif not walk:  # a letter, then (in its sentence or after it) an answer named by another option's text: no commitment
         # ("【答案】A …首选丙硫氧嘧啶", "答案是B，即18%"); reasoning before the letter weighs the options and may name
         # others ("肝性脑病是…最严重的并发症 … 答案：B")
@@ -1066,14 +1110,18 @@ def asked_superlative(question: str | None) -> str | None:
     return None if question is None else superlative(stem_of(question)) or ""
 
 
-def _asks_another_thing(statement: Statement, question: str | None, option_texts: Mapping[str, str]) -> bool:
+def _asks_another_thing(statement: Statement, question: str | None, option_texts: Mapping[str, str], *, chinese_only: bool = False) -> bool:
     """Whether the clauses naming the statement's option ask by other superlatives than our question, never by its own
-    ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question."""
+    ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question. ``chinese_only``
+    counts only Chinese superlatives (最 + one character is a reliable mark; English ones vary too much to compare where
+    no letter was given)."""
     asked = asked_superlative(question)
     if asked is None:
         return False
     sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
     said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
+    if chinese_only:  # and only against a question that asks by a superlative itself
+        said = {word for word in said if word and CJK.search(word)} if asked else set()
     return bool(said) and asked not in said
 
 

@@ -84,7 +84,9 @@ _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
     r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends)\b"
-    r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
+    r"|\b(?i:partially\s+true\s+and\s+partially\s+false|partly\s+true\s+and\s+partly\s+false|neither\s+(?:completely\s+)?true\s+nor"
+    r"|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?(?:true|false)\s+or)\b"
+    r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于|部分正确[，,]?部分错误"
 )
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
