@@ -215,3 +215,40 @@ def test_named_alone_does_not_read_a_reply_weighing_possibilities() -> None:
     reply = "Ring-enhancing lesions raise two possibilities: toxoplasmosis and a lymphoma linked to Epstein-Barr virus."
     fmt = AnswerFormat(kind="option_letter", options=list(viruses), option_texts=viruses)
     assert read_strict(reply, fmt, _question("Which organism is most likely responsible?", viruses)).value is None
+
+
+PNEUMOCOCCUS = {"A": "青霉素G", "B": "红霉素", "C": "庆大霉素", "D": "万古霉素", "E": "氯霉素"}
+CPR = {"A": "60-80次/分", "B": "至少100次/分", "C": "100-120次/分", "D": "120-140次/分", "E": "140次/分以上"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("答案：A。肺炎链球菌肺炎治疗首选青霉素G；如果患者对青霉素过敏，首选药物是红霉素。", PNEUMOCOCCUS, "肺炎链球菌肺炎治疗的首选药物是", "A"),
+    ("答案：C（100-120次/分）。2010年版指南，胸外按压的频率是至少100次/分。", CPR, "成人心肺复苏时胸外按压的频率是", "C"),
+    ("该病的典型痰液是铁锈色痰，而砖红色胶冻样痰见于克雷伯杆菌肺炎。", SPUTUM, "肺炎链球菌肺炎的典型痰液是", "A"),
+    ("大叶性肺炎的典型痰液是铁锈色痰，砖红色胶冻样痰见于克雷伯杆菌肺炎。", SPUTUM, "肺炎链球菌肺炎的典型痰液是", "A"),
+])
+def test_a_completion_under_a_condition_or_another_name_for_the_subject(reply: str, texts: dict, stem: str, expected: object) -> None:
+    assert _read(reply, texts, stem) == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"answer": "Both B and D fit this presentation equally well in my view", "choice": "D"}', None),
+    ('{"answer": "D", "evaluation": "B and D are both plausible here; I cannot decide between them"}', None),
+    ("Squamous cell carcinoma of the lung. Metastatic disease is a less likely possibility.", "D"),
+    ("Squamous cell carcinoma of the lung. You cannot tell for certain without a biopsy.", "D"),
+])
+def test_hedging_answer_fields_stay_answers_and_a_later_possibility_leaves_the_answer(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(LUNG), option_texts=LUNG)
+    assert read_strict(reply, fmt, _question(EN_STEM, LUNG)).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"evaluation": "The statement is partially true and partially false as it is written", "answer": "true"}', None),
+    ('{"verdict": "It depends on the dose and the duration of the treatment given", "answer": "true"}', None),
+    ("False. The statement is partially true and partially false: they cause hypokalemia, but hypocalcemia.", False),
+    ("错误。该说法部分正确，部分错误：袢利尿剂导致低钾血症，但会导致低钙血症。", False),
+    ("Answer: False. The statement cannot be considered true or even approximately correct, because they lower calcium.", False),
+])
+def test_partly_true_statements_with_and_without_a_verdict_of_their_own(reply: str, expected: object) -> None:
+    fmt = TF if not any("\u4e00" <= ch <= "\u9fff" for ch in reply) else AnswerFormat(kind="true_false", options=[], option_texts={}, language="zh")
+    assert read_strict(reply, fmt, _statement("Loop diuretics cause hypokalemia and hypercalcemia.")).value == expected

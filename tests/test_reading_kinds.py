@@ -1154,7 +1154,8 @@ ECG = {"A": "T波高尖", "B": "QRS波增宽", "C": "P波消失", "D": "PaO2<60 
 
 @pytest.mark.parametrize(("reply", "texts", "expected"), [
     ("转移途径是种植转移，直接浸润。肝内血行转移至肺。肝内血行转移至肺。肝内血行转移至肺。", LIVER, None),
-    ("A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移", LIVER, None),
+    ("A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移 C. 出血 A. 淋巴转移 B. 种植转移", LIVER, None),
+    ("答案：B. 种植转移\n解析：A. 淋巴转移 少见。\n故选B. 种植转移\n最终答案：B. 种植转移", LIVER, "B"),
     ("仅凭题干的信息，首先考虑出血，但无法确定是C还是E。", LIVER, None),
     ("消化性溃疡的并发症有出血、穿孔和梗阻。其中，出血是最常见的并发症。", LIVER, "C"),
     ("正确答案：A。低钾血症典型心电图表现为T波低平，出现U波。", ECG, None),
@@ -1163,3 +1164,22 @@ ECG = {"A": "T波高尖", "B": "QRS波增宽", "C": "P波消失", "D": "PaO2<60 
 def test_chinese_loops_undecided_replies_and_letters_with_another_text_in_other_punctuation(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+ADENO = {"A": "Small cell carcinoma", "B": "Adenocarcinoma", "C": "Large cell carcinoma", "D": "Squamous cell carcinoma", "E": "Carcinoid tumor"}
+STOMACH = {"A": "胃溃疡", "B": "十二指肠溃疡", "C": "胃癌", "D": "慢性胃炎", "E": "功能性消化不良"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Answer: B. Adenocarcinoma\nIt is peripheral; small cell carcinoma is central.\nSo: B. Adenocarcinoma\nFinal answer: B. Adenocarcinoma", "B"),
+    ("The answer is B. Adenocarcinoma, C is less likely because it is rarer.", "B"),
+    ("Answer: B. Adenocarcinoma and D is less likely.", "B"),
+])
+def test_an_answer_restated_or_followed_by_another_letter_judged_stays_read(reply: str, expected: object) -> None:
+    assert read_strict(reply, _mcq(ADENO)).value == expected
+
+
+def test_a_chinese_concession_of_part_of_the_features_is_no_answer() -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(STOMACH), option_texts=STOMACH, language="zh")
+    assert read_strict("本例符合胃溃疡的部分特点，但结合体重下降和贫血，最可能的诊断为胃癌。", fmt).value == "C"
+    assert read_strict("本例符合十二指肠溃疡的特点。", fmt).value == "B"

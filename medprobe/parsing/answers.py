@@ -34,7 +34,8 @@ from medprobe.parsing.reply_text import (
     strip_reasoning,
 )
 from medprobe.parsing.strict_exact import exact_answer
-from medprobe.parsing.strict_letters import NO_OPTION_FOUND
+from medprobe.parsing.strict_letters import CJK as CJK_TEXT
+from medprobe.parsing.strict_letters import NO_OPTION_FOUND, STANDALONE_LETTER
 from medprobe.parsing.structured import answer_fields, reasoning_fields
 from medprobe.records import AnswerFormat, Response
 
@@ -92,7 +93,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     if question is not None and fmt.kind == "option_letter" and reading.reason == NO_OPTION_FOUND:
         return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
     if question is not None and fmt.kind == "option_letter" and reading.read:
-        completed = completes_stem(text, fmt.option_texts, question)  # "答案是A。吗啡禁用于支气管哮喘" when that is B
+        completed = completes_stem(text, fmt.option_texts, question, with_subject=True)  # "答案是A。吗啡禁用于支气管哮喘"
         if completed is not None and completed.value != reading.value:
             return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply completes our stem with {completed.value}")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
@@ -116,8 +117,18 @@ def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
     return readings[0]
 
 
-#: words beyond which an answer field beside other answer fields is an explanation, read as reasoning
+#: words (or, in Chinese, characters / 3) beyond which an answer field beside other answer fields may be an explanation
 _LONGEST_ANSWER_FIELD = 8
+
+
+def _explains(field: str, fmt: AnswerFormat) -> bool:
+    """Whether a long answer field beside others explains rather than answers: the rules read an answer in it, or find
+    none at all (a field that hedges, names several options or says it depends stays an answer field: no answer)."""
+    if max(len(field.split()), len(field) // 3 if CJK_TEXT.search(field) else 0) <= _LONGEST_ANSWER_FIELD:
+        return False
+    reading = _read_rules(normalise(field), fmt)
+    names_letters = bool(fmt.options) and STANDALONE_LETTER.search(field) is not None  # "Both B and D fit …"
+    return reading.read or (reading.reason.startswith("no ") and not names_letters)
 
 
 def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] = ()) -> Reading:
@@ -128,7 +139,7 @@ def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] 
     if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
     elif len(fields) > 1:  # {"statement_evaluation": "<an explanation>", "answer": "false"}: the explanation is reasoning
-        explained = [field for field in fields if len(field.split()) > _LONGEST_ANSWER_FIELD]
+        explained = [field for field in fields if _explains(field, fmt)]
         fields, reasoning = [field for field in fields if field not in explained] or fields, [*reasoning, *explained]
     readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
     unread = next((r for r in readings if not r.read), None)

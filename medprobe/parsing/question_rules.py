@@ -72,10 +72,10 @@ _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
 _LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
 #: the reply sends the user elsewhere instead of answering ("consult a doctor", "建议咨询医生", "I'm not able to"), or
-#: leaves the answer open ("raise two main possibilities", "imaging cannot reliably distinguish them", "无法确定")
+#: leaves the answer open ("raise two main possibilities", "无法确定")
 _DEFERS = re.compile(
     r"建议|咨询|遵医嘱|无法(?:确定|区分|鉴别|判断)|不能确定|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide"
-    r"|\bpossibilit(?:y|ies)\b|\b(?:cannot|can't)\s+(?:\w+\s+)?(?:distinguish|differentiate|tell|determine|decide))"
+    r"|\b(?:two|several|both|main|multiple)\s+(?:main\s+|major\s+)?possibilities\b)"
 )
 #: the question asks for the option that is not so: "all of the following EXCEPT", "不正确的是", "不属于"
 _ASKS_FOR_EXCEPTION = re.compile(
@@ -203,7 +203,10 @@ def _clause(text: str, start: int, end: int) -> str:
     return text[left : right.start() if right else len(text)]
 
 
-#: before a completed stem: someone else's belief or a condition, not the reply's answer
+#: a subject that points back to the question's: "该病", "本病", "此药", "其"
+_POINTS_BACK = re.compile(r"\s*(?:该|本|此|这|其)")
+_ZH_SENTENCE_END = re.compile(r"[。；;！？!?\n]")
+#: before a completed stem, in its sentence: someone else's belief or a condition, not the reply's answer
 _NOT_OURS = re.compile(r"误以为|以为|认为|如果|若|假如|有人")
 #: after it: the completion called wrong ("…是砖红色胶冻样痰，那就错了")
 _DENIED_AFTER = re.compile(r"(?:那|这)?(?:就|是|种说法)?(?:错|不对|误)")
@@ -212,18 +215,26 @@ _STEM_TAIL = 5
 _TAIL_PUNCTUATION = re.compile(r"[\s（）()_:：?？。.]+$")
 
 
+def _opens_sentence(subject: str, clause_start: int, sentence_start: int, stem: str) -> bool:
+    """Whether a completion of our stem opens its sentence with the stem's subject written (or the whole stem, when it is
+    no longer than its end: "吗啡禁用于…"), not after a clause that frames it ("2010年版指南，胸外按压的频率是…")."""
+    return clause_start == sentence_start and (bool(subject.strip()) or len(stem) <= _STEM_TAIL)
+
+
 def _same_subject(before: str, stem: str) -> bool:
-    """Whether what the reply writes before the stem's end is the stem's own subject: two thirds of its character pairs
-    are the stem's ("胆固醇合成的" for "合成胆固醇的"), or it writes nothing before it."""
+    """Whether what the reply writes before the stem's end may be the stem's own subject: nothing, a word pointing back
+    ("该病的", "其"), or words more than a third of whose character pairs are the stem's ("胆固醇合成的" for "合成胆固醇的",
+    "大叶性肺炎的" for "肺炎链球菌肺炎的"; not "普鲁卡因" for a stem on 利多卡因)."""
     pairs = {before[i : i + 2] for i in range(len(before) - 1) if CJK.search(before[i : i + 2])}
     ours = unicodedata.normalize("NFKC", stem).lower()
-    return not pairs or sum(pair in ours for pair in pairs) >= 2 * len(pairs) / 3
+    return not pairs or _POINTS_BACK.match(before) is not None or sum(pair in ours for pair in pairs) > len(pairs) / 3
 
 
-def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+def completes_stem(reply: str, option_texts: Mapping[str, str], question: str, *, with_subject: bool = False) -> Reading | None:
     """The option whose whole text finishes a clause that writes out the end of our Chinese stem ("…的典型痰液是" ->
     "肺炎链球菌肺炎的典型痰液是铁锈色痰。"); None when no clause does, clauses finish it with different options, the
-    option heads a list of options' texts, or the reply loops."""
+    option heads a list of options' texts, or the reply loops. ``with_subject``: only sentences that open by writing the
+    stem's subject too ("吗啡禁用于…", not "首选药物是…" after "如果患者对青霉素过敏，"), as a check against a letter needs."""
     stem = _TAIL_PUNCTUATION.sub("", stem_of(question))
     tail = stem[-_STEM_TAIL:]
     if len(tail) < _STEM_TAIL or not CJK.search(tail):
@@ -237,7 +248,11 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
     for written in re.finditer(re.escape(tail), text) if tail in text else ():
         at = written.end()
         clause_start = max((m.end() for m in ZH_CLAUSE.finditer(text, 0, written.start())), default=0)
-        if _NOT_OURS.search(text, clause_start, written.start()) or not _same_subject(text[clause_start : written.start()], stem):
+        sentence_start = max((m.end() for m in _ZH_SENTENCE_END.finditer(text, 0, written.start())), default=0)
+        subject = text[clause_start : written.start()]
+        if superlative(subject) not in (None, superlative(stem)):
+            continue  # "伤寒最常见的并发症是肠出血" does not complete "伤寒最严重的并发症是"
+        if _NOT_OURS.search(text, sentence_start, written.start()) or not _same_subject(subject, stem) or (with_subject and not _opens_sentence(subject, clause_start, sentence_start, stem)):
             continue  # "很多人误以为…的典型痰液是砖红色胶冻样痰", "如果说…是…，那就错了", "普鲁卡因一次限量为…" to a stem on 利多卡因
         end = ZH_CLAUSE.search(text, at)
         completion = text[at : end.start() if end else len(text)].strip()
@@ -250,9 +265,10 @@ def completes_stem(reply: str, option_texts: Mapping[str, str], question: str) -
 
 #: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"
 _DENIED = re.compile(r"\b(?i:not|rather\s+than|instead\s+of)\s+(?:(?i:the|a|an|in|of|on|at|by|from|for|with|to)\s+)?((?:[\w-]+\s+){0,5}[\w-]+)")
+#: words a denial must not end with: "not recommended for …" denies nothing of the statement's "recommended for"
+_FUNCTION_WORDS = frozenset({"for", "of", "in", "to", "the", "a", "an", "with", "by", "on", "at", "and", "or", "from", "who", "that", "which"})
 #: the statement negates or contrasts something before the words already ("is not the result of …", "isn't caused by
 #: …", "unlike valproate, which is cleared by the liver"): the reply's "not" may agree with it
-_FUNCTION_WORDS = frozenset({"for", "of", "in", "to", "the", "a", "an", "with", "by", "on", "at", "and", "or", "from", "who", "that", "which"})
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+of)\b|n't\b")
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 

@@ -367,7 +367,7 @@ _TEXT_SPANS = (
     # "…形成冠状动脉瘤，这是最严重的并发症": the text, then "this is" the question's superlative
     re.compile(r"(?:形成|导致|引起|出现|发生)?([^\n。;；，,!！]{1,30}?)[ \t]*[，,][ \t]*这(?:是|为|也是)[^\n。;；，,]{0,10}?最"),
     # "本例符合十二指肠溃疡的特点"
-    re.compile(r"(?:本例|该患者|此例|患者)(?:最)?符合[ \t]*([^\n。;；，,的]+)"),
+    re.compile(r"(?:本例|该患者|此例|患者)(?:最)?符合[ \t]*([^\n。;；，,的]+)(?=的(?:特点|诊断|表现))"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend))\s+([^\n.。;；]+)"),
     re.compile(r"(?:^|[.!?;:]\s*)([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:right|correct|best)\s+(?:answer|choice|option))"),
     # "the most likely deficient enzyme in this patient is <text>": what the question asks, by its superlative
@@ -584,6 +584,19 @@ def _own_text_end(text: str, end: int, own: str) -> int | None:
     return start + len(own) if own and text[start : start + len(own)].lower() == own.lower() else None
 
 
+_AND_LETTER = re.compile(r"\s*(?:(?i:and|or)\b|和|或|及)\s*[(\[]?([A-E])[)\]]?(?![A-Za-z0-9])")
+
+
+def _another_with_text(text: str, end: int, option_texts: Mapping[str, str]) -> bool:
+    """After a letter and its own text: "and" / "or" and another letter with its own text, or ending the clause
+    ("A. Non-contrast CT of the head and B. Lumbar puncture"; not "B. Adenocarcinoma and D is less likely")."""
+    joined = _AND_LETTER.match(text, end)
+    if joined is None:
+        return False
+    other = joined.group(1)
+    return _own_text_end(text, joined.end(), option_texts.get(other, "")) is not None or re.match(r"\s*(?:$|[.,;。，；!])", text[joined.end() :]) is not None
+
+
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
     """One answer letter found by a pattern: several options when another letter is joined to it, a
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
@@ -591,7 +604,7 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
     aside = _ASIDE.match(text, match.end())  # "C (duodenal atresia) or B (…)": the second letter after the first's text
     own = _own_text_end(text, match.end(), option_texts.get(letter, ""))  # "A. Non-contrast CT of the head and B. …"
     if (_SEVERAL.match(text, match.end()) or _MORE_LETTERS.match(text, match.end()) or (aside and _SEVERAL.match(text, aside.end()))
-            or (own is not None and _SEVERAL.match(text, own)) or _list_follows(text, match)):
+            or (own is not None and _another_with_text(text, own, option_texts)) or _list_follows(text, match)):
         return Statement(None, rule, sentence)
     other = (
         _text_after(text, match.end(), letter, option_texts) or _text_before(text, match.start(1), letter, option_texts)
@@ -987,17 +1000,23 @@ def _marked_pick(text: str) -> Statement | None:
 
 
 _LOOP_CLAUSE = re.compile(r"[\n。；;，,.!?！？]")
+#: an answer label or a letter around an option's text in a clause ("answer: b. adenocarcinoma", "产热增加超过散热 b")
+_LETTERED = re.compile(r"^\s*(?:(?:final\s+)?answer|so|答案|故选|选)?\s*[:：]?\s*(?:[a-e](?![a-z0-9])\s*)?|\s+[a-e]\s*$")
 
 
 def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
-    """A clause naming an option written three times or more, in a reply naming two options' texts or more: a model
+    """Clauses naming two different options each written three times or more, or a clause written so that names an
+    option in other words than its own text ("肝内血行转移至肺" ×5), in a reply naming two options' texts or more: a model
     looping (cut off by the token limit) commits to nothing ("A. 产热增加超过散热 B. 散热障碍 A. 产热增加超过散热 B. …";
-    not "Incorrect." closing each option of an analysis)."""
+    not "Incorrect." closing each option of an analysis, nor an answer restated: "Answer: B. Adenocarcinoma … So: B.
+    Adenocarcinoma … Final answer: B. Adenocarcinoma")."""
     clauses = [clean_text(c) for c in _LOOP_CLAUSE.split(text) if len(c.strip()) >= 4]
-    names = [name for t in option_texts.values() if (name := clean_text(t))]
-    repeated = {c for c in set(clauses) if clauses.count(c) >= 3 and any(name in c for name in names)}
+    names = {letter: name for letter, t in option_texts.items() if (name := clean_text(t))}
+    repeated = {c: {letter for letter, name in names.items() if name in c} for c in set(clauses) if clauses.count(c) >= 3}
+    looped = set().union(*repeated.values()) if repeated else set()
+    garbled = any(letters and _LETTERED.sub("", c).strip() not in names.values() for c, letters in repeated.items())
     folded = clean_text(text)
-    return bool(repeated) and sum(1 for name in names if name in folded) >= 2
+    return (len(looped) >= 2 or garbled) and sum(1 for name in names.values() if name in folded) >= 2
 
 
 def answers_other_questions(text: str) -> bool:
