@@ -252,3 +252,16 @@ def test_hedging_answer_fields_stay_answers_and_a_later_possibility_leaves_the_a
 def test_partly_true_statements_with_and_without_a_verdict_of_their_own(reply: str, expected: object) -> None:
     fmt = TF if not any("\u4e00" <= ch <= "\u9fff" for ch in reply) else AnswerFormat(kind="true_false", options=[], option_texts={}, language="zh")
     assert read_strict(reply, fmt, _statement("Loop diuretics cause hypokalemia and hypercalcemia.")).value == expected
+
+
+FIBROID = {"A": "红色变性", "B": "肉瘤样变", "C": "钙化", "D": "玻璃样变", "E": "囊性变"}
+PREVENTION = {"A": "病因预防", "B": "临床前期预防", "C": "临床预防", "D": "康复治疗", "E": "三早预防"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("子宫肌瘤红色变性多见于妊娠期，表现为剧烈腹痛伴发热。", FIBROID, "子宫肌瘤最常见的变性是", None),  # describes, does not give
+    ("子宫肌瘤最常见的变性是玻璃样变，其次为囊性变。", FIBROID, "子宫肌瘤最常见的变性是", "D"),
+    ("一级预防又称病因预防，是在疾病尚未发生时针对病因采取的措施。", PREVENTION, "疾病的一级预防又称为", "A"),
+])
+def test_a_chinese_name_stands_where_an_answer_does(reply: str, texts: dict, stem: str, expected: object) -> None:
+    assert _read(reply, texts, stem) == expected

@@ -1183,3 +1183,34 @@ def test_a_chinese_concession_of_part_of_the_features_is_no_answer() -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(STOMACH), option_texts=STOMACH, language="zh")
     assert read_strict("本例符合胃溃疡的部分特点，但结合体重下降和贫血，最可能的诊断为胃癌。", fmt).value == "C"
     assert read_strict("本例符合十二指肠溃疡的特点。", fmt).value == "B"
+
+
+GENETICS = {"A": "1/4", "B": "1/2", "C": "2/3", "D": "3/4", "E": "1"}
+THYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "碘化钾", "D": "普萘洛尔", "E": "放射性¹³¹I"}
+CHAIN = {"A": "b→c→c₁→aa₃→O₂", "B": "c→b→c₁→aa₃→O₂", "C": "b→c₁→c→aa₃→O₂", "D": "c₁→c→b→aa₃→O₂", "E": "b→aa₃→c₁→c→O₂"}
+HALLUCINATION = {"A": "幻视", "B": "幻嗅", "C": "幻味", "D": "幻触", "E": "言语性幻听"}
+RENAL = {"A": "血尿素氮15mmol/L", "B": "血肌酐250μmol/L", "C": "血钾5.6mmol/L", "D": "血钾6.8mmol/L", "E": "尿比重1.010"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("So the answer is B (1/2) if we count all offspring, or C (2/3) if she is unaffected. Both interpretations are used.", GENETICS, None),
+    ("危象时首选丙硫氧嘧啶，因此本题答案为A＋B。", THYROID, None),
+    ("因此B、C、D均为甲状腺危象的治疗药物。", THYROID, None),
+    ("普萘洛尔可诱发哮喘，故禁用于哮喘。A、B、C、E均为其适应证。\n\n答案：D", THYROID, "D"),
+    ("正确的顺序是 b→c₁→c→aa₃→O₂，即选项B。", CHAIN, None),
+    ("一开始我考虑选A，因为它最常用。但再仔细想一下，危象时应选丙硫氧嘧啶。所以最终答案是B。", THYROID, "B"),
+    ("初看可能会选A，但危象首选丙硫氧嘧啶，所以正确答案应为B。", THYROID, "B"),
+    ("危象时首选的是抑制合成和转化的药物，即 **B. 丙硫氧嘧啶**。", THYROID, "B"),
+    ("A 幻视——多见于谵妄；B、C 幻嗅、幻味——较少见；D 幻触——少见；E 言语性幻听——最常见。\n选E", HALLUCINATION, "E"),
+    ("A. 幻视：多见于器质性疾病；\nB. 幻嗅：少见；\nE. 言语性幻听：精神分裂症最常见，正确。", HALLUCINATION, "E"),
+    ("答案是B 血肌酐250μmol/L 血钾6.8mmol/L 血钾5.6mmol/L 血钾6.8mmol/L 血钾6.8mmol/L 尿比重1.010 血钾6.8mmol/L", RENAL, None),
+])
+def test_chinese_sums_several_letters_first_glances_inline_walks_and_loops(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+def test_a_caveat_after_an_answer_given_as_text_is_no_other_answer() -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(CIRRHOSIS), option_texts=CIRRHOSIS, language="zh")
+    reply = "肝硬化最常见的并发症是上消化道出血。需要注意区分：肝硬化最常见的死亡原因是肝性脑病。"
+    assert read_strict(reply, fmt).value == "A"

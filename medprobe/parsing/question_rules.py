@@ -20,7 +20,8 @@ so it reads only when everything around the name says "this is my answer" (preci
   question;
 - the first sentence does not turn ("but", "however", "但") or set a condition ("if", "若"), and a superlative in the
   name's clause is of the question's kind ("most dangerous" does not answer "the most common complication");
-- in Chinese, the reply repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
+- in Chinese, the name stands where an answer does (after 是 / 为 / 见于 / 选…, or alone in its clause), and the reply
+  repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
   reply about another thing ("最常见的死亡原因是脑疝" to a question on the site) is not read as an answer to ours.
 
 **A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
@@ -64,6 +65,8 @@ _SUPERLATIVE_KINDS = {
     "common": "often", "frequent": "often", "常": "often", "commonest": "often",
     "serious": "grave", "dangerous": "grave", "severe": "grave", "feared": "grave", "lethal": "grave", "严": "grave", "危": "grave",
 }
+#: the last characters of the verbs that put an answer after them in a Chinese clause
+_ANSWER_VERBS = ("是", "为", "于", "选", "用", "即", "致", "称", "：", ":")
 #: "or" in the clause that names it: another thing put beside it ("X or Y"; not "X, which can lead to A or B")
 _OR = re.compile(r"\b(?i:or)\b|或")
 _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]|\s[—–-]\s")
@@ -184,7 +187,21 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     ours = _SUPERLATIVE_KINDS.get(asked_superlative(question) or "")
     if ours and any(_SUPERLATIVE_KINDS.get(superlative(_clause(text, start, end)) or "", ours) != ours for start, end in spans):
         return None  # "Perforation is the most dangerous complication" to a question on the commonest
+    if asked and not any(_in_answer_place(text, start, end) for start, end in spans):
+        return None  # "子宫肌瘤红色变性多见于妊娠期" describes an option, it does not give it
     return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
+
+
+def _in_answer_place(text: str, start: int, end: int) -> bool:
+    """Whether a name in a Chinese reply stands where an answer does: right after a verb that gives one ("是", "为",
+    "见于", "选", "用", "即", "又称", "："), ending a clause such a verb opened ("…是上消化道出血"), or alone in its clause
+    ("耳毒性和肾毒性，此外…")."""
+    before = text[max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0) : start].rstrip(" *“\"'‘「")
+    ends_clause = bool(_CLAUSE_BREAK.match(text, end) or end == len(text) or re.match(r"\s*(?:[(（*”\"'’」]|$)", text[end:]))
+    if before.strip() and not CJK.search(before):
+        return True  # "HIV mainly infects CD4+ T淋巴细胞": an English clause has its own grammar
+    gives = any(verb in before for verb in _ANSWER_VERBS)  # "…是上消化道出血", "…是黑线姬鼠和褐家鼠等鼠类"
+    return before.endswith(_ANSWER_VERBS) or (ends_clause and (gives or not before.strip()))
 
 
 def _set_aside(text: str, start: int, end: int) -> bool:

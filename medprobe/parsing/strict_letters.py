@@ -183,6 +183,8 @@ _LABELLED_LETTER = tuple(
         r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
+        # "B、C、D均为甲状腺危象的治疗药物": two or three options put together (four are "the others": "A、B、C、E均为其适应证")
+        r"(?<![A-E][、,，和与及])(?<![A-E][、,，和与及]\s)([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
@@ -203,7 +205,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|——|—|\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:是|为|即|——|—|\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
 #: letter in brackets (read when the text is the letter's own)
@@ -240,7 +242,7 @@ _NONE_OF_THEM = re.compile(
 #: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
 #: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
 _FIRST_THOUGHT = re.compile(
-    r"(?:一开始|最初|起初|开始时)(?:我)?想[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
+    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
 #: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
@@ -248,7 +250,7 @@ _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:�
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
     r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
-    r"|\b(?i:both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
+    r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
@@ -260,7 +262,7 @@ _RULED_OUT = re.compile(
 #: right after an answer letter, more letters written on to it ("答案为AB")
 _MORE_LETTERS = re.compile(r"[A-E]{1,4}(?![A-Za-z0-9])")
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
-_SEVERAL = re.compile(r"\s*(?:,|/|、|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
+_SEVERAL = re.compile(r"\s*(?:,|/|、|\+|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
 #: an option's text in brackets after its letter: "C (duodenal atresia)", "C（十二指肠闭锁）"
 _ASIDE = re.compile(r"\s*[(（][^()（）\n]{1,80}[)）]")
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
@@ -557,13 +559,18 @@ def _whole_words(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
 
 
+#: "…b→c1→c→aa3→o2，即选项B": the words that give the letter of the text just before them
+_SAID_BEFORE = re.compile(r"[ \t]*[,，]?[ \t]*(?:即|也就是|(?i:i\.?e\.?,?|that\s+is,?))[ \t]*(?:选项|(?i:option|choice))?[ \t]*$")
+
+
 def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text stands right before a bracketed letter ("<text> (E) is the most likely
-    diagnosis"), when it is another option's."""
-    if start == 0 or text[start - 1] not in "([":
+    diagnosis") or before "即选项B" / "i.e. option B", when it is another option's."""
+    said = _SAID_BEFORE.search(text, 0, start)
+    if said is None and (start == 0 or text[start - 1] not in "(["):
         return None
-    before = text[: start - 1].rstrip().lower()
-    named = [other for other, t in option_texts.items() if t and before.endswith(t.lower())]
+    before = (text[: said.start()] if said else text[: start - 1]).rstrip(" ,，").lower()
+    named = [other for other, t in option_texts.items() if t and before.endswith(clean_text(t))]
     return next((other for other in named if other != letter), None) if named and letter not in named else None
 
 
@@ -963,11 +970,13 @@ def walks_through_options(text: str) -> bool:
     return (
         echoes_options(text, numbered=True) or len(heads) >= 2 or len(line_heads) >= 2 or len(set(_JUDGED_INLINE.findall(text))) >= 2
         or len(set(_LETTER_LINE.findall(text))) >= 3 or len(set(_LETTER_ITEM.findall(text))) >= 3
-        or len({m.group(1) for m in _MARKED_INLINE.finditer(text)}) >= 2
+        or len({m.group(1) for m in _MARKED_INLINE.finditer(text)}) >= 2 or len(set(_SEGMENT_HEAD.findall(text))) >= 3
     )
 
 
 _NUMBERED_LINE = re.compile(r"\s*[1-5]\s*[).:]")
+#: a segment of an inline walk through the options, opened by its letter(s) and text: "；D 幻触——少见"
+_SEGMENT_HEAD = re.compile(r"(?:^|[；;])\s*([A-E])(?:[、,]\s*[A-E])*[ \t]+[^\s；;]")
 
 
 def _bare_line(line: str, option_texts: Mapping[str, str]) -> str | None:
@@ -987,26 +996,36 @@ def _heads_alone(lines: Sequence[str], option_texts: Mapping[str, str]) -> bool:
     )
 
 
+#: a line of a walk ending with its option judged right, or wrong, in words
+_JUDGED_RIGHT = re.compile(r"(?<![不])(?:正确|\b(?i:correct))\s*[。.!！]?\s*$")
+_JUDGED_WRONG = re.compile(r"(?:错误|不正确|\b(?i:incorrect|wrong))\s*[。.!！]?\s*$")
+
+
 def _marked_pick(text: str) -> Statement | None:
-    """Options gone through one per line, each marked: the one line with a check mark among lines with crosses is
-    the pick ("A 抗菌治疗：仅为辅助 ❌ … D 及时足量补液：治疗关键 ✅")."""
-    checked, crossed = set(), set()
+    """Options gone through one per line, each marked: the one line with a check mark (or ending "正确" / "correct")
+    is the pick when no other line is ("A 抗菌治疗：仅为辅助 ❌ … D 及时足量补液：治疗关键 ✅", "…E. 科萨科夫综合征：…，正确。")."""
+    checked, crossed, lines = set(), set(), {}
     for match in _LETTER_LINE.finditer(text):
-        line = text[match.start() : text.find("\n", match.start()) % (len(text) + 1)]
-        checked |= {match.group(1)} if re.search(f"[{CHECK_MARKS}]", line) else set()
-        crossed |= {match.group(1)} if re.search(f"[{CROSS_MARKS}]", line) else set()
+        line = lines[match.group(1)] = text[match.start() : text.find("\n", match.start()) % (len(text) + 1)]
+        checked |= {match.group(1)} if re.search(f"[{CHECK_MARKS}]", line) or _JUDGED_RIGHT.search(line) else set()
+        crossed |= {match.group(1)} if re.search(f"[{CROSS_MARKS}]", line) or _JUDGED_WRONG.search(line) else set()
     picks = checked - crossed
-    return Statement(picks.pop(), FINAL, text) if len(picks) == 1 and len(checked) == 1 and crossed else None
+    if len(picks) != 1 or len(checked) != 1:
+        return None
+    pick = picks.pop()
+    return Statement(pick, FINAL, lines[pick])
 
 
 _LOOP_CLAUSE = re.compile(r"[\n。；;，,.!?！？]")
+_WORDLIKE = re.compile(r"[a-z0-9]|[\u4e00-\u9fff]")
 #: an answer label or a letter around an option's text in a clause ("answer: b. adenocarcinoma", "产热增加超过散热 b")
 _LETTERED = re.compile(r"^\s*(?:(?:final\s+)?answer|so|答案|故选|选)?\s*[:：]?\s*(?:[a-e](?![a-z0-9])\s*)?|\s+[a-e]\s*$")
 
 
 def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
-    """Clauses naming two different options each written three times or more, or a clause written so that names an
-    option in other words than its own text ("肝内血行转移至肺" ×5), in a reply naming two options' texts or more: a model
+    """Clauses naming two different options each written three times or more, a clause written so that names an option
+    in other words than its own text ("肝内血行转移至肺" ×5), or a reply that is mostly options' texts, one of them
+    three times or more (``_mostly_names``), in a reply naming two options' texts or more: a model
     looping (cut off by the token limit) commits to nothing ("A. 产热增加超过散热 B. 散热障碍 A. 产热增加超过散热 B. …";
     not "Incorrect." closing each option of an analysis, nor an answer restated: "Answer: B. Adenocarcinoma … So: B.
     Adenocarcinoma … Final answer: B. Adenocarcinoma")."""
@@ -1016,7 +1035,19 @@ def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
     looped = set().union(*repeated.values()) if repeated else set()
     garbled = any(letters and _LETTERED.sub("", c).strip() not in names.values() for c, letters in repeated.items())
     folded = clean_text(text)
-    return (len(looped) >= 2 or garbled) and sum(1 for name in names.values() if name in folded) >= 2
+    return (len(looped) >= 2 or garbled or _mostly_names(folded, list(names.values()))) and sum(1 for name in names.values() if name in folded) >= 2
+
+
+def _mostly_names(folded: str, names: Sequence[str]) -> bool:
+    """A reply that is mostly options' texts, one of them three times or more ("答案是B 血肌酐250μmol/L 血钾6.8mmol/L
+    血钾5.6mmol/L 血钾6.8mmol/L 血钾6.8mmol/L …"): a loop written without punctuation."""
+    if not any(folded.count(name) >= 3 for name in names):
+        return False
+    rest = folded
+    for name in sorted(names, key=len, reverse=True):
+        rest = rest.replace(name, " ")
+    words = _WORDLIKE.findall(folded)
+    return bool(words) and len(_WORDLIKE.findall(rest)) <= len(words) * 0.4
 
 
 def answers_other_questions(text: str) -> bool:
@@ -1067,7 +1098,8 @@ def letter_statements(
     if not any(s.value for s in found):
         found += _text_letter_pairs(text, option_texts)
     if not any(s.value for s in found):
-        found += [s for s in _named_by_text(text, option_texts) if not (s.value and _asks_another_thing(s, question, option_texts, chinese_only=True))]
+        found += [s for s in _named_by_text(text, option_texts)
+                  if not (s.value and (_NOTE.search(s.sentence) or _asks_another_thing(s, question, option_texts, chinese_only=True)))]
     elif not walk:  # a letter, then (in its sentence or after it) an answer named by another option's text: no commitment
         # ("【答案】A …首选丙硫氧嘧啶", "答案是B，即18%"); reasoning before the letter weighs the options and may name
         # others ("肝性脑病是…最严重的并发症 … 答案：B")
