@@ -1214,3 +1214,24 @@ def test_a_caveat_after_an_answer_given_as_text_is_no_other_answer() -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(CIRRHOSIS), option_texts=CIRRHOSIS, language="zh")
     reply = "肝硬化最常见的并发症是上消化道出血。需要注意区分：肝硬化最常见的死亡原因是肝性脑病。"
     assert read_strict(reply, fmt).value == "A"
+
+
+HEPATIC = {"A": "口服乳果糖", "B": "稀醋酸溶液灌肠", "C": "肥皂水灌肠", "D": "心肌有自律性", "E": "纠正低钾血症和碱中毒"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("C肥皂水灌肠是错误的，因为碱性环境会增加氨的吸收。", None),
+    ("原因是心肌有自律性，心肌是功能合胞体，心肌有自律性，心肌是功能合胞体，心肌有自律性，心肌是功能合胞体，心肌有自律性", None),
+])
+def test_a_leading_option_judged_wrong_and_a_cycle_of_two_clauses(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(HEPATIC), option_texts=HEPATIC, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("The statement is partially true and partially false. IVIG is the cornerstone. Therefore, it is not accurate to call it "
+     "simply true.", None),
+    ("False. The statement is partially true and partially false: IVIG is right, the dose is not.", False),
+])
+def test_partly_true_with_a_verdict_only_in_the_explanation(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

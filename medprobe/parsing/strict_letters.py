@@ -462,6 +462,10 @@ def _names_a_genus(text: str, end: int, letter: str, option_texts: Mapping[str, 
     return genus is not None and not clean_text(option_texts.get(letter, "")).startswith(genus.group(1))
 
 
+#: after an option's text: it is judged wrong ("是错误的", "不正确", " is incorrect")
+_JUDGED_WRONG_AFTER = re.compile(r"\s*[(（]?[^，,。.;；]{0,3}?(?:是|为)?\s*(?:错误|不正确|不对|错的|\b(?i:is\s+(?:incorrect|wrong)))")
+
+
 def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
     """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
     the option's own text (``leading``). "C项" is the letter too."""
@@ -486,6 +490,8 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
+    if own and clean_text(rest).startswith(own) and _JUDGED_WRONG_AFTER.match(clean_text(rest)[len(own) :]):
+        return None  # "C肥皂水灌肠是错误的，…": the option judged wrong, not given
     if _AFTER_LEADING.match(rest) or (own and clean_text(rest).startswith(own)) or _GLOSS.match(rest):
         return Statement(letter, LEADING, first_line)
     return None
@@ -1035,7 +1041,8 @@ def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
     looped = set().union(*repeated.values()) if repeated else set()
     garbled = any(letters and _LETTERED.sub("", c).strip() not in names.values() for c, letters in repeated.items())
     folded = clean_text(text)
-    return (len(looped) >= 2 or garbled or _mostly_names(folded, list(names.values()))) and sum(1 for name in names.values() if name in folded) >= 2
+    cycle = len(repeated) >= 2 and bool(looped)  # "心肌有自律性，心肌是功能合胞体，" ×6: a cycle of clauses, one an option's
+    return cycle or (len(looped) >= 2 or garbled or _mostly_names(folded, list(names.values()))) and sum(1 for name in names.values() if name in folded) >= 2
 
 
 def _mostly_names(folded: str, names: Sequence[str]) -> bool:

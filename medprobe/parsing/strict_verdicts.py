@@ -87,8 +87,8 @@ _UNDECIDED = re.compile(
     r"|\b(?i:neither\s+(?:completely\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
-#: the statement called partly true and partly false: no verdict, unless the reply gives one of its own ("False. The
-#: statement is partially true and partially false: …" is false)
+#: the statement called partly true and partly false: no verdict, unless the reply opens with one of its own ("False.
+#: The statement is partially true and partially false: …" is false; "… it is not accurate to call it simply true" is none)
 _PARTLY = re.compile(r"\b(?i:partially\s+true\s+and\s+partially\s+false|partly\s+true\s+and\s+partly\s+false)\b|部分正确[，,]?部分错误")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
@@ -193,7 +193,8 @@ def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading
     ("False — … Hmm, actually that's not right. … The statement is true.") gives way to the one after; a reply saying
     that the verdict depends ("whether the statement is true or false depends on …") gives none."""
     found = after_retraction(text, verdict_statements(text, vocab))
-    if (undecided := _UNDECIDED.search(text) or (None if any(s.value is not None for s in found) else _PARTLY.search(text))) is not None:
+    opens = any(s.value is not None and s.rule in (BARE, LEADING) for s in found)  # "False. The statement is partially true and …"
+    if (undecided := _UNDECIDED.search(text) or (None if opens else _PARTLY.search(text))) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, undecided.start(), undecided.end()), f"{HEDGED}: the verdict depends, says the reply"))
     return decide(found, [], what, text)
 
