@@ -265,3 +265,40 @@ PREVENTION = {"A": "病因预防", "B": "临床前期预防", "C": "临床预防
 ])
 def test_a_chinese_name_stands_where_an_answer_does(reply: str, texts: dict, stem: str, expected: object) -> None:
     assert _read(reply, texts, stem) == expected
+
+
+ABSENCE = {"A": "Phenytoin", "B": "Ethosuximide", "C": "Carbamazepine", "D": "Phenobarbital"}
+ABSENCE_ZH = {"A": "苯妥英钠", "B": "乙琥胺", "C": "卡马西平", "D": "苯巴比妥"}
+STORM = {"A": "普萘洛尔", "B": "丙硫氧嘧啶", "C": "碘剂", "D": "氢化可的松"}
+CONSTIPATION = {"A": "多饮水", "B": "多吃粗纤维食物", "C": "肥皂水灌肠", "D": "适当运动"}
+NONSMOKERS = {"A": "Squamous cell carcinoma", "B": "Adenocarcinoma", "C": "Small cell carcinoma", "D": "Large cell carcinoma"}
+STRIDOR = {"A": "Croup", "B": "Epiglottitis", "C": "Asthma", "D": "Foreign body"}
+ULCER_SITE = {"A": "胃底", "B": "胃小弯", "C": "胃大弯", "D": "贲门"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("A. Phenytoin: ineffective for absences, so this is not correct.\nB. Ethosuximide: first-line.\nC. Carbamazepine: may worsen "
+     "absences.\nD. Phenobarbital: too sedating.", ABSENCE, "Which drug is first-line for absence seizures?", None),
+    ("A. 苯妥英钠：对失神发作无效，不太正确\nB. 乙琥胺：失神发作首选药物\nC. 卡马西平：可加重失神发作", ABSENCE_ZH, "失神发作的首选药物是", None),
+    ("答案：B。丙硫氧嘧啶可抑制T4转化为T3，A、C、D均为辅助治疗。", STORM, "治疗甲状腺危象首选的药物是", "B"),
+    ("C 肥皂水灌肠是错误的，便秘患者一般先用开塞露等。", CONSTIPATION, "下列关于便秘的护理措施，错误的是", "C"),
+    ("C肥皂水灌肠是错误的；另外D也不宜。故C、D均错误。", CONSTIPATION, "下列关于便秘的护理措施，错误的是", None),
+    ("A. Squamous cell carcinoma. Strongly linked to smoking.\nB. Adenocarcinoma. Most common in non-smokers.\nC. Small cell "
+     "carcinoma. Strongly linked to smoking.\nD. Large cell carcinoma. Strongly linked to smoking.\n\nSo the answer is B. "
+     "Adenocarcinoma.\n\nFinal answer: B. Adenocarcinoma", NONSMOKERS, "Which lung cancer is most common in non-smokers?", "B"),
+    ("Both interpretations are understandable, but the drooling makes epiglottitis the best fit. Answer: B", STRIDOR,
+     "What is the most likely diagnosis?", "B"),
+    ("胃溃疡最常见的部位在胃小弯。", ULCER_SITE, "胃溃疡最常见的部位是", "B"),
+])
+def test_third_review_replies_judged_wrong_explained_or_restated(reply: str, texts: dict, stem: str, expected: object) -> None:
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if zh else "en")
+    assert read_strict(reply, fmt, _question(stem, texts)).value == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "The statement is partially true and partially false: it is far more potent on COX-1. Therefore, the answer is: False.",
+    "This statement is partly true and partly false. It inhibits both, but not equally.\n\nAnswer: False",
+])
+def test_a_closing_answer_after_partly_true_and_partly_false_stands(reply: str) -> None:
+    assert read_strict(reply, TF, _statement("Aspirin irreversibly inhibits COX-1 and COX-2 equally.")).value is False

@@ -66,7 +66,7 @@ _SUPERLATIVE_KINDS = {
     "serious": "grave", "dangerous": "grave", "severe": "grave", "feared": "grave", "lethal": "grave", "严": "grave", "危": "grave",
 }
 #: the last characters of the verbs that put an answer after them in a Chinese clause
-_ANSWER_VERBS = ("是", "为", "于", "选", "用", "即", "致", "称", "：", ":")
+_ANSWER_VERBS = ("是", "为", "于", "在", "选", "用", "即", "致", "称", "：", ":")
 #: "or" in the clause that names it: another thing put beside it ("X or Y"; not "X, which can lead to A or B")
 _OR = re.compile(r"\b(?i:or)\b|或")
 _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]|\s[—–-]\s")

@@ -183,8 +183,9 @@ _LABELLED_LETTER = tuple(
         r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
         _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
-        # "B、C、D均为甲状腺危象的治疗药物": two or three options put together (four are "the others": "A、B、C、E均为其适应证")
-        r"(?<![A-E][、,，和与及])(?<![A-E][、,，和与及]\s)([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
+        # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
+        # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
+        r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
         # "Both A and E are correct", "A or C could both be correct": several options accepted together
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
@@ -250,7 +251,7 @@ _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:�
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
     r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
-    r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
+    r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
@@ -466,7 +467,19 @@ def _names_a_genus(text: str, end: int, letter: str, option_texts: Mapping[str, 
 _JUDGED_WRONG_AFTER = re.compile(r"\s*[(（]?[^，,。.;；]{0,3}?(?:是|为)?\s*(?:错误|不正确|不对|错的|\b(?i:is\s+(?:incorrect|wrong)))")
 
 
-def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
+#: a question asking for the wrong option: "下列…，错误的是", "all of the following EXCEPT"
+_WRONG_ASKED = re.compile(r"错误|不正确|\b(?i:incorrect|wrong|false|except)\b")
+
+
+#: several options called wrong together: "C、D均错误", "C and D are both incorrect"
+_SEVERAL_WRONG = re.compile(r"[A-E](?:\s*[、,，和与及]\s*[A-E])+\s*(?:都|均|皆)(?:是|为)?(?:错误|不正确|错)|\b[A-E]\s+(?i:and)\s+[A-E]\s+(?i:are\s+both\s+(?:incorrect|wrong))")
+
+
+def _asks_for_wrong(question: str | None) -> bool:
+    return bool(question) and _WRONG_ASKED.search(stem_of(question)) is not None
+
+
+def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = False) -> Statement | None:
     """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
     the option's own text (``leading``). "C项" is the letter too."""
     match = re.match(r"\s*" + _ITEM + r"(?:\s*项)?", text)
@@ -490,8 +503,8 @@ def _start(text: str, option_texts: Mapping[str, str]) -> Statement | None:
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
-    if own and clean_text(rest).startswith(own) and _JUDGED_WRONG_AFTER.match(clean_text(rest)[len(own) :]):
-        return None  # "C肥皂水灌肠是错误的，…": the option judged wrong, not given
+    if not wrong_asked and own and clean_text(rest).startswith(own) and _JUDGED_WRONG_AFTER.match(clean_text(rest)[len(own) :]):
+        return None  # "C肥皂水灌肠是错误的，…": the option judged wrong, not given (unless the question asks for that one)
     if _AFTER_LEADING.match(rest) or (own and clean_text(rest).startswith(own)) or _GLOSS.match(rest):
         return Statement(letter, LEADING, first_line)
     return None
@@ -1004,7 +1017,7 @@ def _heads_alone(lines: Sequence[str], option_texts: Mapping[str, str]) -> bool:
 
 #: a line of a walk ending with its option judged right, or wrong, in words
 _JUDGED_RIGHT = re.compile(r"(?<![不])(?:正确|\b(?i:correct))\s*[。.!！]?\s*$")
-_JUDGED_WRONG = re.compile(r"(?:错误|不正确|\b(?i:incorrect|wrong))\s*[。.!！]?\s*$")
+_JUDGED_WRONG = re.compile(r"(?:错误|不\w{0,2}正确|\b(?i:incorrect|wrong|not\s+(?:\w+\s+)?correct))\s*[。.!！]?\s*$")
 
 
 def _marked_pick(text: str) -> Statement | None:
@@ -1041,7 +1054,8 @@ def _loops_over_options(text: str, option_texts: Mapping[str, str]) -> bool:
     looped = set().union(*repeated.values()) if repeated else set()
     garbled = any(letters and _LETTERED.sub("", c).strip() not in names.values() for c, letters in repeated.items())
     folded = clean_text(text)
-    cycle = len(repeated) >= 2 and bool(looped)  # "心肌有自律性，心肌是功能合胞体，" ×6: a cycle of clauses, one an option's
+    # "心肌有自律性，心肌是功能合胞体，" ×6: a cycle of clauses, one an option's, making up most of the reply
+    cycle = len(repeated) >= 2 and bool(looped) and sum(clauses.count(c) for c in repeated) >= 0.8 * len(clauses)
     return cycle or (len(looped) >= 2 or garbled or _mostly_names(folded, list(names.values()))) and sum(1 for name in names.values() if name in folded) >= 2
 
 
@@ -1079,6 +1093,8 @@ def letter_statements(
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     if _loops_over_options(text, option_texts):
         return [Statement(None, LABELLED, text, f"{SEVERAL}: the reply loops over them")]
+    if _asks_for_wrong(question) and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
+        return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts)) + _closing_bracket(text, option_texts)
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
@@ -1097,7 +1113,7 @@ def letter_statements(
             # "Let's go through the options:\n\nA. <text> — …" analyses one option; a line ending with ":" heads
             # what follows ("A. 眼外肌：" in a reply cut off there): neither answers
             continue
-        start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts)
+        start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts, wrong_asked=_asks_for_wrong(question))
         found += [start] if start else []
     found += labelled
     if walk and not found:

@@ -90,6 +90,7 @@ _UNDECIDED = re.compile(
 #: the statement called partly true and partly false: no verdict, unless the reply opens with one of its own ("False.
 #: The statement is partially true and partially false: …" is false; "… it is not accurate to call it simply true" is none)
 _PARTLY = re.compile(r"\b(?i:partially\s+true\s+and\s+partially\s+false|partly\s+true\s+and\s+partly\s+false)\b|部分正确[，,]?部分错误")
+_ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
@@ -193,7 +194,8 @@ def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading
     ("False — … Hmm, actually that's not right. … The statement is true.") gives way to the one after; a reply saying
     that the verdict depends ("whether the statement is true or false depends on …") gives none."""
     found = after_retraction(text, verdict_statements(text, vocab))
-    opens = any(s.value is not None and s.rule in (BARE, LEADING) for s in found)  # "False. The statement is partially true and …"
+    # "False. The statement is partially true and …", "… Therefore, the answer is: False."
+    opens = any(s.value is not None and (s.rule in (BARE, LEADING) or _ANSWER_WORD.search(s.sentence)) for s in found)
     if (undecided := _UNDECIDED.search(text) or (None if opens else _PARTLY.search(text))) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, undecided.start(), undecided.end()), f"{HEDGED}: the verdict depends, says the reply"))
     return decide(found, [], what, text)
