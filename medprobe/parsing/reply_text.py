@@ -9,6 +9,7 @@ A block that never closes (the model ran out of tokens while thinking) leaves no
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -155,8 +156,10 @@ _LETTER = re.compile(r"(?<![A-Za-z])[A-J](?![A-Za-z])")
 _OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\n)\s*[(\[]?A[)\].:：、]\s*\S")
 
 
+@functools.lru_cache(maxsize=1024)
 def stem_of(question: str) -> str:
-    """Our question without its option list and answer label: what is asked."""
+    """Our question without its option list and answer label: what is asked (once per question: every rule that needs
+    the question asks for it)."""
     question = asked_part(normalise(question))
     options = _OPTION_LIST.search(question)
     return QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()

@@ -135,8 +135,6 @@ _LABELLED_LETTER = tuple(
         # "So the expected picture is <text> — option B.": a sentence ending by naming its option after a dash
         # (never one ruling the option out: "Aortic dissection is unlikely — option A.")
         r"(?m:^)(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?i:option|choice)\s+([A-E])\s*(?:[.!](?=\s|$)|[ \t]*$)",
-        # "… the most common malignant testicular tumor of young children — E.": a dash and a letter closing the reply
-        r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$",
         # "This is papillary thyroid carcinoma (E).": the reply's diagnosis with its letter in brackets
         r"\b(?i:this|it)\s+is\s+(?:(?!" + NOT_IT + r")[^\n.!?()])*?\(\s*([A-E])\s*\)\s*(?:[.!]|$)",
         r"\b(?i:most\s+likely\s+(?:has|is))\s+" + _ITEM + r"(?=\s*(?:$|[.!;]))",
@@ -368,7 +366,7 @@ _TEXT_SPANS = (
     re.compile(r"(?:^|(?<=[。；;!！\n])|(?<=[，,]而)|(?<=[，,]但)|(?<=其中[，,]))[ \t]*(?:(?:【[^】\n]{1,6}】|(?:解析|分析|说明|理由)[ \t]*:)[ \t]*)?([^\n。;；，,!！【:]{1,30}?)[ \t]*(?:是|为)[^\n。;；，,]{0,20}?(?:首选|最)"),
     re.compile(r"(?<![不未])(?:诊断)?考虑(?:为|是)?[ \t]*([^\n。;；，,]+)"),
     # "…形成冠状动脉瘤，这是最严重的并发症": the text, then "this is" the question's superlative
-    re.compile(r"(?:形成|导致|引起|出现|发生)?([^\n。;；，,!！]{1,30}?)[ \t]*[，,][ \t]*这(?:是|为|也是)[^\n。;；，,]{0,10}?最"),
+    re.compile(r"(?:^|(?<=[\n。;；，,!！]))[ \t]*(?:形成|导致|引起|出现|发生)?([^\n。;；，,!！]{1,30}?)[ \t]*[，,][ \t]*这(?:是|为|也是)[^\n。;；，,]{0,10}?最"),
     # "本例符合十二指肠溃疡的特点"
     re.compile(r"(?:本例|该患者|此例|患者)(?:最)?符合[ \t]*([^\n。;；，,的]+)(?=的(?:特点|诊断|表现))"),
     re.compile(r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend))\s+([^\n.。;；]+)"),
@@ -1095,7 +1093,8 @@ def letter_statements(
         return [Statement(None, LABELLED, text, f"{SEVERAL}: the reply loops over them")]
     if _asks_for_wrong(question) and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
-    labelled = list(_labelled(text, option_texts, exclude_before)) + list(_letter_with_text(text, option_texts)) + _closing_bracket(text, option_texts)
+    labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
+                *_closing_dash(text, option_texts)]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
@@ -1104,6 +1103,7 @@ def letter_statements(
         labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
     lines = text.split("\n")
     found = []
+    wrong_asked = _asks_for_wrong(question)
     for i in range(1 if labelled else len(lines)):
         if walk and (_OPTION_LINE.match(lines[i]) or _LETTER_LINE.match(lines[i])) and not (i == 0 and _heads_alone(lines, option_texts)):
             continue  # a line of the repeated option list, not an answer
@@ -1113,7 +1113,7 @@ def letter_statements(
             # "Let's go through the options:\n\nA. <text> — …" analyses one option; a line ending with ":" heads
             # what follows ("A. 眼外肌：" in a reply cut off there): neither answers
             continue
-        start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts, wrong_asked=_asks_for_wrong(question))
+        start = _start("\n".join(lines[i:]) if i == 0 else lines[i], option_texts, wrong_asked=wrong_asked)
         found += [start] if start else []
     found += labelled
     if walk and not found:
@@ -1207,6 +1207,18 @@ _BRACKETED = re.compile(r"[(\[]([A-E])[)\]]")
 _WEIGHS = re.compile(NOT_IT + r"|\b(?i:would|could|might|if|unless|need|needs|consider|than)\b")
 #: an option letter standing alone (not the B of "HLA-B27", "B12" or "D-dimer")
 STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
+
+
+#: "… the most common malignant testicular tumor of young children — E.": a dash and a letter closing the reply's last
+#: sentence (never one ruling out: "Aortic dissection is unlikely — E.")
+_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*[A-E]\s*[.!]?\s*$")
+_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$")
+
+
+def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The letter after a dash closing the reply (the pattern runs only on replies that end so: it is slow elsewhere)."""
+    match = _CLOSING_DASH.search(text) if _ENDS_IN_DASH_LETTER.search(text) else None
+    return [_letter_statement(text, match, option_texts, LABELLED)] if match else []
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
