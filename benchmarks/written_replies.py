@@ -27,7 +27,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-35", "en-36", "en-37", "zh-36", "zh-37", "zh-38"})
+UNSEEN = frozenset({"en-38", "en-39", "en-40", "zh-39", "zh-40", "zh-41"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
