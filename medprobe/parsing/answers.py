@@ -14,7 +14,7 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
-from medprobe.parsing.question_rules import completes_stem, denies_statement, named_alone
+from medprobe.parsing.question_rules import completes_stem, denies_statement, named_by_question
 from medprobe.parsing.reading import (
     CONFLICT,
     DIFFERENT,
@@ -27,15 +27,16 @@ from medprobe.parsing.reading import (
     Reading,
 )
 from medprobe.parsing.reply_text import (
+    cut_at_new_question,
     normalise,
     quote_our_statement,
     restated_question,
     restatements,
     strip_reasoning,
+    undecorated,
 )
 from medprobe.parsing.strict_exact import exact_answer
-from medprobe.parsing.strict_letters import CJK as CJK_TEXT
-from medprobe.parsing.strict_letters import NO_OPTION_FOUND, STANDALONE_LETTER
+from medprobe.parsing.strict_letters import CJK, NO_OPTION_FOUND, STANDALONE_LETTER
 from medprobe.parsing.structured import answer_fields, reasoning_fields
 from medprobe.records import AnswerFormat, Response
 
@@ -74,9 +75,10 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     cleaned = strip_reasoning(reply)
     if cleaned.unfinished:
         return Reading(None, UNPARSED, "the reasoning block never ends")
-    text = normalise(cleaned.text)
+    undone = undecorated(cleaned.text)
+    text = cut_at_new_question(undone).strip()
     if question is not None:
-        echoed = restatements(normalise(cleaned.text, cut=False), question)
+        echoed = restatements(undone.strip(), question)
         if echoed is not None:
             return _agreed(echoed, fmt)
         text, ours = restated_question(text, question)
@@ -91,9 +93,9 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
         return _read_fields(fields, fmt, reasoning_fields(text))
     reading = _read_rules(text, fmt, question)
     if question is not None and fmt.kind == "option_letter" and reading.reason == NO_OPTION_FOUND:
-        return completes_stem(text, fmt.option_texts, question) or named_alone(text, fmt.option_texts, question) or reading
+        return named_by_question(text, fmt.option_texts, question) or reading
     if question is not None and fmt.kind == "option_letter" and reading.read:
-        completed = completes_stem(text, fmt.option_texts, question, with_subject=True)  # "答案是A。吗啡禁用于支气管哮喘"
+        completed = completes_stem(text.lower(), fmt.option_texts, question, with_subject=True)  # "答案是A。吗啡禁用于支气管哮喘"
         if completed is not None and completed.value != reading.value:
             return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply completes our stem with {completed.value}")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
@@ -121,12 +123,12 @@ def _agreed(answers: list[str], fmt: AnswerFormat) -> Reading:
 _LONGEST_ANSWER_FIELD = 8
 
 
-def _explains(field: str, fmt: AnswerFormat) -> bool:
-    """Whether a long answer field beside others explains rather than answers: the rules read an answer in it, or find
-    none at all (a field that hedges, names several options or says it depends stays an answer field: no answer)."""
-    if max(len(field.split()), len(field) // 3 if CJK_TEXT.search(field) else 0) <= _LONGEST_ANSWER_FIELD:
+def _explains(field: str, reading: Reading, fmt: AnswerFormat) -> bool:
+    """Whether a long answer field beside others explains rather than answers: the rules read an answer in it
+    (``reading``), or find none at all (a field that hedges, names several options or says it depends stays an answer
+    field: no answer)."""
+    if max(len(field.split()), len(field) // 3 if CJK.search(field) else 0) <= _LONGEST_ANSWER_FIELD:
         return False
-    reading = _read_rules(normalise(field), fmt)
     names_letters = bool(fmt.options) and STANDALONE_LETTER.search(field) is not None  # "Both B and D fit …"
     return reading.read or (reading.reason.startswith("no ") and not names_letters)
 
@@ -138,10 +140,11 @@ def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] 
     ("… so the statement is false." beside "answer": "True") contradicts the answer field."""
     if FORMATS[fmt.kind].fields_together:
         fields = [". ".join(fields)]
-    elif len(fields) > 1:  # {"statement_evaluation": "<an explanation>", "answer": "false"}: the explanation is reasoning
-        explained = [field for field in fields if _explains(field, fmt)]
+    read = {field: _read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in {*fields, *reasoning}}
+    if len(fields) > 1:  # {"statement_evaluation": "<an explanation>", "answer": "false"}: the explanation is reasoning
+        explained = [field for field in fields if _explains(field, read[field], fmt)]
         fields, reasoning = [field for field in fields if field not in explained] or fields, [*reasoning, *explained]
-    readings = [_read_rules(normalise(field), fmt) if field.strip() else Reading(None, UNPARSED, EMPTY_REPLY) for field in fields]
+    readings = [read[field] for field in fields]
     unread = next((r for r in readings if not r.read), None)
     if not readings or unread is not None:
         return Reading(None, UNPARSED, (unread.reason if unread else "not text") + " (JSON answer field)")
@@ -149,7 +152,7 @@ def _read_fields(fields: list[str], fmt: AnswerFormat, reasoning: Sequence[str] 
     if len(values) > 1:
         return Reading(None, UNPARSED, f"{DIFFERENT} in the JSON answer fields")
     for field in reasoning:
-        said = _read_rules(normalise(field), fmt)
+        said = read[field]
         if said.read and json_key(said.value) not in values:
             return Reading(None, UNPARSED, f"{DIFFERENT}: the JSON answer field and its reasoning field")
     return Reading(readings[0].value, JSON)

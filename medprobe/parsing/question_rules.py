@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
@@ -45,6 +44,7 @@ from medprobe.parsing.strict_letters import (
     STANDALONE_LETTER,
     ZH_CLAUSE,
     asked_superlative,
+    asks_for_exception,
     clean_text,
     superlative,
 )
@@ -62,7 +62,7 @@ _CONDITIONS = re.compile(r"\b(?i:if|unless)\b|如果|若|假如")
 #: superlatives of one kind ask the same: how often, how grave, how likely ("most serious" answers "at greatest risk
 #: for which complication", not "the most common complication")
 _SUPERLATIVE_KINDS = {
-    "common": "often", "frequent": "often", "常": "often", "commonest": "often",
+    "common": "often", "frequent": "often", "常": "often",
     "serious": "grave", "dangerous": "grave", "severe": "grave", "feared": "grave", "lethal": "grave", "严": "grave", "危": "grave",
 }
 #: the last characters of the verbs that put an answer after them in a Chinese clause
@@ -75,20 +75,16 @@ _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
 _LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
 #: the reply sends the user elsewhere instead of answering ("consult a doctor", "建议咨询医生", "I'm not able to"), or
-#: leaves the answer open ("raise two main possibilities", "无法确定")
+#: leaves the answer open ("raise two main possibilities", "无法区分"; 无法确定 and its like are hedges already)
 _DEFERS = re.compile(
-    r"建议|咨询|遵医嘱|无法(?:确定|区分|鉴别|判断)|不能确定|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide"
+    r"建议|咨询|遵医嘱|无法(?:区分|鉴别)|(?i:\bconsult|\bnot\s+able\b|\bunable\b|\bcannot\s+provide|\bcan't\s+provide"
     r"|\b(?:two|several|both|main|multiple)\s+(?:main\s+|major\s+)?possibilities\b)"
-)
-#: the question asks for the option that is not so: "all of the following EXCEPT", "不正确的是", "不属于"
-_ASKS_FOR_EXCEPTION = re.compile(
-    r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
-    r"|不(?:是|属|包括|正确|对|符合|宜|应|能|会|可|常|需|用|出现|引起|见|适合|支持)"  # not 不良反应, 心功能不全
 )
 #: what ends a Chinese stem after the thing asked for: punctuation, "（ ）", 是 / 为 / 的是, and 应 / 应该 before them
 #: (not the 应 of 反应, 效应, 适应)
 _STEM_ENDING = re.compile(r"(?:[\s（）()_:：?？。.]|的是|是|为|的|(?<![反效适响供])应(?:该|当)?)+$")
-#: a sentence ends at "。", "！", "？" or a line break, or at ".", "!", "?" before a space ("0.5 mg", "E. coli" go on)
+#: a sentence ends at "。" or a line break, at ".", "!", "?" before a space ("0.5 mg" goes on), or at "!" / "?" right
+#: after a Chinese character (the reply is folded: "！" / "？" are "!" / "?" there)
 _FIRST_SENTENCE = re.compile(r"[。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]")
 _CLAUSE = re.compile(r"[，,。.;；\n]")
 
@@ -111,15 +107,6 @@ def _names(option_texts: Mapping[str, str]) -> dict[str, set[str]]:
             if len(name) >= 4 and not any(name in clean_text(other) for o, other in option_texts.items() if o != letter):
                 names[letter].add(name)
     return names
-
-
-_ASK_BREAK = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
-
-
-def _ask(stem: str) -> str:
-    """The stem's last sentence, which asks the question (the vignette before it may say "does not radiate")."""
-    sentences = [part for part in _ASK_BREAK.split(stem) if part.strip()]
-    return sentences[-1] if sentences else stem
 
 
 #: a capital that is part of a name in an option: "Amphotericin B", "hepatitis B", "vitamin A"
@@ -169,15 +156,23 @@ def _loops(text: str) -> bool:
     return len(clauses) != len(set(clauses))
 
 
-def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
-    """The option a cleaned ``reply`` names alone by its text (see the module docstring), or None."""
-    stem = stem_of(question)
-    if STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or _ASKS_FOR_EXCEPTION.search(_ask(stem)):
+def named_by_question(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+    """The option a cleaned reply in which no other rule found one gives by our question: the stem completed
+    (``completes_stem``), else one option named alone (``named_alone``); never in a reply that loops."""
+    text = reply.lower()  # the reply is folded already (``reply_text.normalise``)
+    if _loops(text):
         return None
-    text = unicodedata.normalize("NFKC", reply).lower()
-    asked = asked_word(stem)
+    return completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question)
+
+
+def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+    """The option a cleaned reply that does not loop names alone by its text (see the module docstring), or None."""
+    if STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or asks_for_exception(question):
+        return None
+    text = reply.lower()
+    asked = asked_word(stem_of(question))
     named = _named(text, option_texts)
-    if len(named) != 1 or _loops(text) or (asked and asked not in text):
+    if len(named) != 1 or (asked and asked not in text):
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
@@ -196,7 +191,7 @@ def _in_answer_place(text: str, start: int, end: int) -> bool:
     """Whether a name in a Chinese reply stands where an answer does: right after a verb that gives one ("是", "为",
     "见于", "选", "用", "即", "又称", "："), ending a clause such a verb opened ("…是上消化道出血"), or alone in its clause
     ("耳毒性和肾毒性，此外…")."""
-    before = text[max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0) : start].rstrip(" *“\"'‘「")
+    before = text[_clause_bounds(text, start, end)[0] : start].rstrip(" *“\"'‘「")
     ends_clause = bool(_CLAUSE_BREAK.match(text, end) or end == len(text) or re.match(r"\s*(?:[(（*”\"'’」]|$)", text[end:]))
     if before.strip() and not CJK.search(before):
         return True  # "HIV mainly infects CD4+ T淋巴细胞": an English clause has its own grammar
@@ -215,9 +210,14 @@ def _set_aside(text: str, start: int, end: int) -> bool:
 
 def _clause(text: str, start: int, end: int) -> str:
     """The clause around ``text[start:end]``: between commas, brackets, colons, set-off dashes or sentence ends."""
+    left, right = _clause_bounds(text, start, end)
+    return text[left:right]
+
+
+def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     left = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
     right = _CLAUSE_BREAK.search(text, end)
-    return text[left : right.start() if right else len(text)]
+    return left, right.start() if right else len(text)
 
 
 #: a subject that points back to the question's: "该病", "本病", "此药", "其"
@@ -243,31 +243,27 @@ def _same_subject(before: str, stem: str) -> bool:
     ("该病的", "其"), or words more than a third of whose character pairs are the stem's ("胆固醇合成的" for "合成胆固醇的",
     "大叶性肺炎的" for "肺炎链球菌肺炎的"; not "普鲁卡因" for a stem on 利多卡因)."""
     pairs = {before[i : i + 2] for i in range(len(before) - 1) if CJK.search(before[i : i + 2])}
-    ours = unicodedata.normalize("NFKC", stem).lower()
-    return not pairs or _POINTS_BACK.match(before) is not None or sum(pair in ours for pair in pairs) > len(pairs) / 3
+    return not pairs or _POINTS_BACK.match(before) is not None or sum(pair in stem for pair in pairs) > len(pairs) / 3
 
 
-def completes_stem(reply: str, option_texts: Mapping[str, str], question: str, *, with_subject: bool = False) -> Reading | None:
+def completes_stem(text: str, option_texts: Mapping[str, str], question: str, *, with_subject: bool = False) -> Reading | None:
     """The option whose whole text finishes a clause that writes out the end of our Chinese stem ("…的典型痰液是" ->
     "肺炎链球菌肺炎的典型痰液是铁锈色痰。"); None when no clause does, clauses finish it with different options, the
-    option heads a list of options' texts, or the reply loops. ``with_subject``: only sentences that open by writing the
+    option heads a list of options' texts. ``text`` is the cleaned reply, lower-cased. ``with_subject``: only sentences that open by writing the
     stem's subject too ("吗啡禁用于…", not "首选药物是…" after "如果患者对青霉素过敏，"), as a check against a letter needs."""
-    stem = _TAIL_PUNCTUATION.sub("", stem_of(question))
+    stem = _TAIL_PUNCTUATION.sub("", stem_of(question)).lower()
     tail = stem[-_STEM_TAIL:]
-    if len(tail) < _STEM_TAIL or not CJK.search(tail):
-        return None
-    text = unicodedata.normalize("NFKC", reply).lower()
-    if _loops(text):
+    if len(tail) < _STEM_TAIL or not CJK.search(tail) or tail not in text:
         return None
     texts = {letter: name for letter, option in option_texts.items() if (name := clean_text(option))}
+    asked = asked_superlative(question) or None
     found = set()
-    tail = unicodedata.normalize("NFKC", tail).lower()
-    for written in re.finditer(re.escape(tail), text) if tail in text else ():
+    for written in re.finditer(re.escape(tail), text):
         at = written.end()
         clause_start = max((m.end() for m in ZH_CLAUSE.finditer(text, 0, written.start())), default=0)
         sentence_start = max((m.end() for m in _ZH_SENTENCE_END.finditer(text, 0, written.start())), default=0)
         subject = text[clause_start : written.start()]
-        if superlative(subject) not in (None, superlative(stem)):
+        if superlative(subject) not in (None, asked):
             continue  # "伤寒最常见的并发症是肠出血" does not complete "伤寒最严重的并发症是"
         if _NOT_OURS.search(text, sentence_start, written.start()) or not _same_subject(subject, stem) or (with_subject and not _opens_sentence(subject, clause_start, sentence_start, stem)):
             continue  # "很多人误以为…的典型痰液是砖红色胶冻样痰", "如果说…是…，那就错了", "普鲁卡因一次限量为…" to a stem on 利多卡因

@@ -92,14 +92,23 @@ def normalise(text: str, *, cut: bool = True) -> str:
     spaces folded (Ａ→A, ：→:, （→( ), chat-template markers ([INST], <end_of_turn>) removed, LaTeX
     ``\\boxed{C}`` and ``$C$`` unwrapped, markdown emphasis, headings, quotes and bullets removed, and
     (``cut``) whatever follows a new "Question:" dropped (small models go on to invent the next question)."""
+    folded = undecorated(text)
+    return (cut_at_new_question(folded) if cut else folded).strip()
+
+
+def undecorated(text: str) -> str:
+    """``normalise`` without the cut and the final strip: for a caller that needs the text both cut and whole."""
     text = _BOXED.sub(r"\1", _TEMPLATE_MARKER.sub(" ", visible(text)))
     text = _LATEX_MATH.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
-    text = _LINE_LEAD.sub("", text)
-    found = _NEW_QUESTION.search(text, 1) if cut else None  # a reply that opens by restating our question keeps that first block
-    if found:
-        text = text[: found.start()]
-    return text.strip()
+    return _LINE_LEAD.sub("", text)
+
+
+def cut_at_new_question(text: str) -> str:
+    """An undecorated reply up to a new "Question:" (a reply that opens by restating our question keeps that first
+    block: the search starts after the first character)."""
+    found = _NEW_QUESTION.search(text, 1)
+    return text[: found.start()] if found else text
 
 
 _HEDGE = re.compile(
@@ -138,12 +147,11 @@ def hedged(sentence: str) -> bool:
     return _HEDGE.search(sentence) is not None
 
 
-#: the label a question or statement opens with
-QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
+_QUESTION_HEAD = re.compile(r"^(?:Question|Statement|问题|题目|陈述)\s*[:：]", re.IGNORECASE)
 _ANSWER_LABEL = re.compile(r"\n\s*(?:Answer|答案)\s*[:：]", re.IGNORECASE)
 
 
-def asked_part(block: str) -> str:
+def _asked(block: str) -> str:
     """A question block up to its answer label ("Answer:", "答案：")."""
     label = _ANSWER_LABEL.search(block)
     return (block[: label.start()] if label else block).strip()
@@ -160,9 +168,9 @@ _OPTION_LIST = re.compile(r"\n\s*(?:(?i:options|choices)|选项)\s*[:：]|(?:^|\
 def stem_of(question: str) -> str:
     """Our question without its option list and answer label: what is asked (once per question: every rule that needs
     the question asks for it)."""
-    question = asked_part(normalise(question))
+    question = _asked(normalise(question))
     options = _OPTION_LIST.search(question)
-    return QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()
+    return _QUESTION_HEAD.sub("", question[: options.start()] if options else question).strip()
 
 
 def _same_question(asked: str, ours: str) -> bool:
@@ -188,13 +196,13 @@ def restatements(text: str, question: str) -> list[str] | None:
     heads = [m.start() for m in _NEW_QUESTION.finditer(text)]
     if not heads or not _instructions_only(text[: heads[0]]):
         return None
-    ours = asked_part(normalise(question))
+    ours = _asked(normalise(question))
     blocks = [text[start:end].strip() for start, end in zip(heads, [*heads[1:], len(text)], strict=False)]
-    if not _same_question(asked_part(blocks[0]), ours):
+    if not _same_question(_asked(blocks[0]), ours):
         return None
     answers = []
     for n, block in enumerate(blocks):
-        if not _same_question(asked_part(block), ours):
+        if not _same_question(_asked(block), ours):
             continue
         label = _ANSWER_LABEL.search(block)
         answer = block[label.start() :].strip() if label and block[label.end() :].strip() else ""
@@ -207,7 +215,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     """A reply that opens by writing a question ("Statement: …", "陈述：…") answers that question. When it
     is ours, restated, the answer is what follows (returned); when it is another — small models go on
     writing solved examples of their own — its answer is not an answer to ours (``False``)."""
-    if not QUESTION_HEAD.match(text):
+    if not _QUESTION_HEAD.match(text):
         return text, True
     label = _ANSWER_LABEL.search(text) or _PARAGRAPH.search(text)
     asked = text[: label.start()] if label else text
@@ -233,7 +241,7 @@ def _restates(asked: str, ours: str) -> bool:
     ('Statement: "X."' when we asked whether X is true) — a model heading its verdict with the claim it judges."""
     if fuzz.ratio(asked.strip(), ours.strip()) >= 90:
         return True
-    quoted = _plain(QUESTION_HEAD.sub("", asked.strip()))
+    quoted = _plain(_QUESTION_HEAD.sub("", asked.strip()))
     return len(quoted) >= 12 and quoted in _plain(ours)
 
 

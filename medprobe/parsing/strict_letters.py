@@ -90,7 +90,10 @@ _SELF_CORRECTION = r"\b(?i:actually|on\s+second\s+thought|correction|instead|rat
 #: "E (glaucoma)": a leading letter glossed in brackets, in another language or words (no other letter, no "or")
 _GLOSS = re.compile(r"[ \t]*\((?![^()\n]*(?:(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:or|maybe|possibly|not)\b))[^()\n]{1,60}\)[ \t]*(?:$|\.(?:\s|$)|\n)")
 #: what may follow a leading answer: the end, punctuation, a line break
-_AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—]|[✅✔✓√☑]|\u2714)")
+#: check marks and crosses a reply judges options with
+CHECK_MARKS = "✅✔✓√☑"
+CROSS_MARKS = "❌✗✘×✖"
+_AFTER_LEADING = re.compile(r"\s*(?:$|[.:)\],;!，。：；、！\n\-–—" + CHECK_MARKS + "])")
 _TRAILING = re.compile(r"[\s.。!！:：;；,，]+$")
 #: "a, b, and c" is the list "a, b, c" (and "甲、乙及丙" / "甲、乙与丙" the list "甲、乙和丙")
 _LIST_AND = re.compile(r",\s*and\s+")
@@ -275,11 +278,9 @@ _NEXT_LINE = re.compile(r"[^\n]*\n\s*([^\n]+)")
 #: "Ａ项7.25～7.35为酸血症；Ｂ项…": options named "X项" one after another
 _LETTER_ITEM = re.compile(r"(?<![A-Za-z])([A-E])\s*项")
 #: "A 肾结石——多伴绞痛 ×；B 膀胱癌——√": an option and a mark in one item of an inline list
-_MARKED_INLINE = re.compile(r"(?:^|(?<=[；;\n]))\s*([A-E])(?![A-Za-z0-9])[^；;\n]{0,40}?[✅✔✓√☑❌✗✘×✖]")
+_MARKED_INLINE = re.compile(r"(?:^|(?<=[；;\n]))\s*([A-E])(?![A-Za-z0-9])[^；;\n]{0,40}?[" + CHECK_MARKS + CROSS_MARKS + "]")
 #: marks a reply puts on what it judges: a check on the option it picks, crosses on the rest (and a check after a
 #: verdict word affirms it, a cross after "False" agrees with it)
-CHECK_MARKS = "✅✔✓√☑"
-CROSS_MARKS = "❌✗✘×✖"
 #: "(A) Central retinal vein occlusion – … Incorrect.", "Option A, propranolol: …": a line that heads the
 #: analysis of one option (two such lines for different options walk through the options)
 _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-–—]|[(\[]([A-E])[)\]])[ \t]*\S", re.MULTILINE)
@@ -465,16 +466,28 @@ def _names_a_genus(text: str, end: int, letter: str, option_texts: Mapping[str, 
 _JUDGED_WRONG_AFTER = re.compile(r"\s*[(（]?[^，,。.;；]{0,3}?(?:是|为)?\s*(?:错误|不正确|不对|错的|\b(?i:is\s+(?:incorrect|wrong)))")
 
 
-#: a question asking for the wrong option: "下列…，错误的是", "all of the following EXCEPT"
-_WRONG_ASKED = re.compile(r"错误|不正确|\b(?i:incorrect|wrong|false|except)\b")
 
 
 #: several options called wrong together: "C、D均错误", "C and D are both incorrect"
 _SEVERAL_WRONG = re.compile(r"[A-E](?:\s*[、,，和与及]\s*[A-E])+\s*(?:都|均|皆)(?:是|为)?(?:错误|不正确|错)|\b[A-E]\s+(?i:and)\s+[A-E]\s+(?i:are\s+both\s+(?:incorrect|wrong))")
 
 
-def _asks_for_wrong(question: str | None) -> bool:
-    return bool(question) and _WRONG_ASKED.search(stem_of(question)) is not None
+#: a question asking for the option that is not so: "all of the following EXCEPT", "下列…，错误的是", "不属于"
+_EXCEPTION_ASKED = re.compile(
+    r"\b(?i:except|not|least|false|incorrect|untrue|wrong)\b|除外|错误|并非|而非|最不"
+    r"|不(?:是|属|包括|正确|对|符合|宜|应|能|会|可|常|需|用|出现|引起|见|适合|支持)"  # not 不良反应, 心功能不全
+)
+_ASK_BREAK = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
+
+
+@functools.lru_cache(maxsize=1024)
+def asks_for_exception(question: str | None) -> bool:
+    """Whether our question asks for the option that is not so, in its stem's last sentence, the one that asks (the
+    vignette before it may say "does not radiate")."""
+    if not question:
+        return False
+    sentences = [part for part in _ASK_BREAK.split(stem_of(question)) if part.strip()]
+    return bool(sentences) and _EXCEPTION_ASKED.search(sentences[-1]) is not None
 
 
 def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = False) -> Statement | None:
@@ -548,7 +561,7 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
     clause = clean_text(clause)
     own = clean_text(option_texts.get(letter, ""))
-    if not clause or (own and own in clause) or re.search(NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE, clause):
+    if not clause or (own and own in clause) or _SETS_ASIDE.search(clause):
         return None
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
@@ -562,7 +575,8 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
 
 def _options_ending(words: str, option_texts: Mapping[str, str]) -> list[str]:
     """The options whose whole text ends the (cleaned) words: "the drug responsible is amiodarone" ends with B's."""
-    return [other for other, option in option_texts.items() if (t := clean_text(option)) and re.search(rf"(?<![a-z0-9]){re.escape(t)}$", words)]
+    return [other for other, option in option_texts.items()
+            if (t := clean_text(option)) and words.endswith(t) and _whole_words(t).match(words, len(words) - len(t))]
 
 
 def _holds(text: str, name: str) -> bool:
@@ -642,13 +656,17 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
 CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Chinese words that set an option aside: "而不是…", "并非…", "不同于…"
 _ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如"
+#: what sets an option's text aside in the words near a letter ("unlike", "although", "而非"…); "while" too after it
+_SETS_ASIDE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE)
+_SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE)
 #: English words too common to tell options apart
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
 
-def _stems(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
     """The content words of an English text, cut to six letters ("decreased", "decrease" -> "decrea")."""
-    return {w[:6] for w in re.findall(r"[a-z][a-z0-9-]{3,}|\d+(?:\.\d+)?%?", text.lower()) if w not in _COMMON_WORDS}
+    return frozenset(w[:6] for w in re.findall(r"[a-z][a-z0-9-]{3,}|\d+(?:\.\d+)?%?", text.lower()) if w not in _COMMON_WORDS)
 
 
 def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -657,7 +675,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     secretion" and D "Decreased degradation of bradykinin"): every content word of that option and not all of the
     letter's own. Nothing when the sentence sets the option aside ("unlike …") or fits several options."""
     window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
-    if re.search(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE, window):
+    if _SETS_ASIDE_WHILE.search(window):
         return None
     if CJK.search(option_texts.get(letter, "")):
         return _explained_as_other_zh(re.split(r"[。\n]", text[end:], maxsplit=1)[0], letter, option_texts)
@@ -667,10 +685,11 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     return fits[0] if len(fits) == 1 and not own <= said else None
 
 
-def _bigrams(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _bigrams(text: str) -> frozenset[str]:
     """The pairs of neighbouring characters of a Chinese text, its own words' stand-in ("立位腹平片" → 立位, 位腹, 腹平, 平片)."""
     folded = re.sub(r"\s+", "", clean_text(text))
-    return {folded[i : i + 2] for i in range(len(folded) - 1) if CJK.search(folded[i : i + 2])}
+    return frozenset(folded[i : i + 2] for i in range(len(folded) - 1) if CJK.search(folded[i : i + 2]))
 
 
 def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
@@ -1091,7 +1110,8 @@ def letter_statements(
         return [Statement(None, LABELLED, text, f"{OTHER_QUESTION}: numbered answers to several questions")]
     if _loops_over_options(text, option_texts):
         return [Statement(None, LABELLED, text, f"{SEVERAL}: the reply loops over them")]
-    if _asks_for_wrong(question) and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
+    wrong_asked = asks_for_exception(question)
+    if wrong_asked and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
                 *_closing_dash(text, option_texts)]
@@ -1103,7 +1123,6 @@ def letter_statements(
         labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
     lines = text.split("\n")
     found = []
-    wrong_asked = _asks_for_wrong(question)
     for i in range(1 if labelled else len(lines)):
         if walk and (_OPTION_LINE.match(lines[i]) or _LETTER_LINE.match(lines[i])) and not (i == 0 and _heads_alone(lines, option_texts)):
             continue  # a line of the repeated option list, not an answer
@@ -1262,8 +1281,13 @@ def _stands_after(text: str, statement: Statement, last: int) -> bool:
     return end > last and (statement.value is None or all(letter in text[last:end] for letter in _letters(statement.value)))
 
 
-#: what ``decide`` says of a reply to an MCQ in which no rule found an option
-NO_OPTION_FOUND = "no option found"
+def nothing_found(what: str) -> str:
+    """What ``decide`` says of a reply in which no rule found an answer of its kind ("no option found")."""
+    return f"no {what} found"
+
+
+#: ``decide``'s reason for an MCQ reply in which no rule found an option
+NO_OPTION_FOUND = nothing_found("option")
 #: words of degree that hedge a verdict ("partially true") but describe a fact beside a letter ("C. HBV has a partially
 #: double-stranded DNA genome")
 _DEGREE = re.compile(r"\b(?i:partially|partly|mostly|somewhat)\b(?!\s+(?i:sure|certain|confident|convinced))")
@@ -1276,7 +1300,7 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
     one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
     found the answer names the family (bare > leading > labelled > final statement > option text > implied)."""
     if not statements:
-        return Reading(None, UNPARSED, f"{HEDGED}, no committed answer" if hedged(text[:300]) else f"no {what} found")  # NO_OPTION_FOUND
+        return Reading(None, UNPARSED, f"{HEDGED}, no committed answer" if hedged(text[:300]) else nothing_found(what))
     unread = [s for s in statements if s.value is None]
     if unread:
         why = next((s.why for s in unread if s.why), "")

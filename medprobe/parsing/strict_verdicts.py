@@ -81,6 +81,8 @@ _DASH = re.compile(r"\s[—–]\s")
 _EXPLAINS = re.compile(_DASH.pattern + r"|,?\s+\b(?i:because|since|as|given\s+that|due\s+to)\b|[，,]?\s*(?:因为|由于)")
 #: what limits a verdict to a case: "true for …", "false in …", "correct about …"
 _QUALIFIER = r"(?i:for|in|about|regarding|when|if|with)\b|对于|在"
+_NOT_QUALIFIED = re.compile(rf"\s*(?:(?i:not)|不)\s*{_QUALIFIER}")
+_ENDS_OR_QUALIFIED = re.compile(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})")
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
     r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends)\b"
@@ -182,9 +184,9 @@ def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) ->
     sentence = sentence_at(text, match.start(), match.end())
     rest = sentence[sentence.find(match.group(0)) + len(match.group(0)) :]
     for turn in _BUT.finditer(rest):
-        if re.match(rf"\s*(?:(?i:not)|不)\s*{_QUALIFIER}", rest[turn.end() :]):
+        if _NOT_QUALIFIED.match(rest, turn.end()):
             return True
-        if any(_value(m) != _value(match) for m in word.finditer(rest, turn.end()) if re.match(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})", rest[m.end() :])):
+        if any(_value(m) != _value(match) for m in word.finditer(rest, turn.end()) if _ENDS_OR_QUALIFIED.match(rest, m.end())):
             return True
     return False
 
