@@ -23,7 +23,8 @@ def _question(stem: str, texts: dict[str, str]) -> str:
 
 
 def _read(reply: str, texts: dict[str, str], stem: str | None) -> object:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is not LUNG else "en")
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in "".join(texts.values()))
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if zh else "en")
     return read_strict(reply, fmt, None if stem is None else _question(stem, texts)).value
 
 
@@ -41,6 +42,7 @@ EXCEPT_STEM = "Each of the following is a type of non-small cell lung cancer EXC
     ("Maybe squamous cell carcinoma.", EN_STEM, None),
     ("The central mass fits. Squamous cell carcinoma is my answer.", EN_STEM, None),  # not in the first sentence
     ("Squamous cell carcinoma of the lung.", EXCEPT_STEM, None),
+    ("Squamous cell carcinoma of the lung, unlike A.", EN_STEM, None),  # a reply writing a letter is for the letter rules
     ("Please consult a doctor about squamous cell carcinoma.", EN_STEM, None),
 ])
 def test_one_option_named_alone_in_english(reply: str, stem: str | None, expected: object) -> None:
@@ -154,10 +156,16 @@ CHEST_STEM = "A 60-year-old has chest pain and dyspnea. What is the most likely 
     "Pulmonary embolism would be the concern if the x-ray were clear.",
     "It cannot be pulmonary embolism.",
     "It can't be pulmonary embolism.",
-    "这道题问的是诊断！肺栓塞需要紧急处理。",  # the first sentence ends at "！" (folded to "!")
 ])
 def test_a_name_the_reply_sets_aside_turns_from_or_conditions_is_not_read(reply: str) -> None:
     assert _read(reply, CHEST, CHEST_STEM) is None
+
+
+def test_a_chinese_first_sentence_ends_at_a_full_width_exclamation_mark() -> None:
+    chest = {"A": "肺炎", "B": "肺栓塞", "C": "气胸", "D": "心包炎", "E": "主动脉夹层"}
+    stem = "患者胸痛、呼吸困难，最可能的诊断是"
+    assert _read("这道题问的是诊断！肺栓塞。", chest, stem) is None  # "肺栓塞" stands in the second sentence
+    assert _read("肺栓塞。这道题问的是诊断！", chest, stem) == "B"
 
 
 def test_a_name_given_by_another_kind_of_superlative_is_not_read() -> None:
