@@ -310,3 +310,30 @@ def test_third_review_replies_judged_wrong_explained_or_restated(reply: str, tex
 ])
 def test_a_closing_answer_after_partly_true_and_partly_false_stands(reply: str) -> None:
     assert read_strict(reply, TF, _statement("Aspirin irreversibly inhibits COX-1 and COX-2 equally.")).value is False
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("True. A capable adult may refuse any treatment; the underlying disease — not the physician — is the cause of death.",
+     "A physician must honour a competent patient's request to withdraw ventilation.", True),
+    ("True. Flumazenil, not naloxone, is the antidote for benzodiazepine overdose.",
+     "Naloxone is the antidote for benzodiazepine overdose.", None),
+])
+def test_a_denied_word_of_the_statements_subject_counts_only_for_its_claim(reply: str, claim: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+CHOLANGITIS = {"A": "Elective cholecystectomy in 6 weeks", "B": "HIDA scan", "C": "Urgent ERCP with biliary decompression",
+               "D": "Oral antibiotics and discharge", "E": "Percutaneous liver biopsy"}
+CHOLANGITIS_STEM = "A woman with fever, jaundice, hypotension and confusion has a dilated common bile duct. What is the next step?"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("ERCP. She has Reynolds pentad, so the duct needs urgent decompression.", "C"),
+    ("Urgent ERCP.", "C"),
+    ("Not ERCP. A HIDA scan first.", None),  # ruled out, and another option named
+    ("ERCP. A HIDA scan would only delay it.", None),  # another option named
+    ("ERCP (C).", "C"),  # the letter reads it
+    ("Antibiotics.", None),  # one of the two things "Oral antibiotics and discharge" joins names no option
+])
+def test_a_short_first_line_in_the_words_of_one_option(reply: str, expected: object) -> None:
+    assert _read(reply, CHOLANGITIS, CHOLANGITIS_STEM) == expected

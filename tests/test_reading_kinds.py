@@ -1235,3 +1235,57 @@ def test_a_leading_option_judged_wrong_and_a_cycle_of_two_clauses(reply: str, ex
 ])
 def test_partly_true_with_a_verdict_only_in_the_explanation(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+COFACTORS = {"A": "TPP", "B": "FAD", "C": "NAD+", "D": "硫辛酸", "E": "生物素"}
+PERITONITIS = {"A": "腹部压痛", "B": "反跳痛", "C": "肠鸣音减弱", "D": "膈下游离气体", "E": "白细胞升高"}
+MYOSITIS = {"A": "类风湿关节炎", "B": "皮肌炎", "C": "干燥综合征", "D": "系统性红斑狼疮", "E": "系统性硬化症"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a line of the walk ending with 是 does not name the next line's letter as its answer
+    ("该酶复合体的辅因子有TPP、FAD、NAD+、硫辛酸和辅酶A。\nA TPP：是\nB FAD：是\nC NAD+：是\nD 硫辛酸：是，E2的辅基\n"
+     "E 生物素：不是，它是羧化酶的辅酶\n\n答案：E", COFACTORS, "E"),
+    # several letters opening a line of an announced walk judge those options; the final answer stands
+    ("病史支持穿孔。\n\n逐项分析：\n- A、B、C 均为腹膜炎的体征，特异性差；\n- E 提示炎症；\n- D 可直接证明穿孔。\n\n最终答案：D", PERITONITIS, "D"),
+    ("因此A、B、C均为腹膜炎的体征。", PERITONITIS, None),  # no walk, no other answer: still several
+    # a letter, then a sentence that is only another option's whole text: the two disagree
+    ("答案：B。系统性红斑狼疮。抗Sm抗体是它的标志抗体。", MYOSITIS, None),
+    ("答案：B。皮肌炎。向阳疹和Gottron征是它的特征。", MYOSITIS, "B"),
+])
+def test_walk_lines_several_letters_in_an_analysis_and_a_letter_against_the_next_sentence(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+SEIZURE = {"A": "Lumbar puncture", "B": "Reassurance and antipyretics", "C": "Electroencephalography", "D": "MRI of the brain",
+           "E": "Daily phenobarbital"}
+SEIZURE_WALK = ("A. Lumbar puncture — not needed: no meningeal signs.\nB. Reassurance and antipyretics — right for a simple febrile "
+                "seizure.\nC. Electroencephalography — not needed.\nD. MRI of the brain — no focal signs.\nE. Daily phenobarbital — "
+                "harms outweigh benefits.\n\n")
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    (SEIZURE_WALK + "Correct: B", "B"),
+    (SEIZURE_WALK + "B is correct.", "B"),
+    (SEIZURE_WALK + "Option B is the right answer.", "B"),
+    (SEIZURE_WALK + "B is correct, though C is also reasonable.", None),  # not a line that only calls one right
+    # an answer line, then numbered steps of the treatment (not the options renumbered)
+    ("**B. Reassurance and antipyretics**\n\nThe seizure is simple:\n1. **Treat the fever** with paracetamol.\n"
+     "2. **Explain** the low risk of epilepsy.\n\nLumbar puncture (A) and EEG (C) are not needed.", "B"),
+    ("ERCP.", None),  # a short answer in none of the options' words
+])
+def test_a_closing_line_after_a_walk_and_numbered_steps_after_the_answer(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(SEIZURE), option_texts=SEIZURE, language="en")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("The statement is partially correct.\n\nIt is correct that the toxin raises cAMP, but it acts on Gs, not on the cyclase.", None),
+    ("This statement is partially true.\n\nIt is true that the facial nerve is involved; the forehead detail is mixed up.", None),
+    ("True. The deep breaths blow off CO2 and partially correct the acidosis.", True),
+    ("False. The statement is partially true and partially false: the dose is wrong.", False),
+    ("In theory the statement is false. It is therefore false in the strict sense but may be true in practice.", None),
+])
+def test_a_statement_called_partly_true_and_false_in_one_sense_true_in_another(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected

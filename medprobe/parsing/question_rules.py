@@ -36,7 +36,7 @@ import re
 from collections.abc import Mapping
 
 from medprobe.parsing.reading import BOTH_VERDICTS, OPTION_TEXT, UNPARSED, Reading
-from medprobe.parsing.reply_text import hedged, stem_of
+from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
 from medprobe.parsing.strict_letters import (
     CJK,
     NAME_AND_ASIDE,
@@ -162,7 +162,7 @@ def named_by_question(reply: str, option_texts: Mapping[str, str], question: str
     text = reply.lower()  # the reply is folded already (``reply_text.normalise``)
     if _loops(text):
         return None
-    return completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question)
+    return completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
 
 
 def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
@@ -185,6 +185,32 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     if asked and not any(_in_answer_place(text, start, end) for start, end in spans):
         return None  # "子宫肌瘤红色变性多见于妊娠期" describes an option, it does not give it
     return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
+
+
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
+#: words a short answer may leave out of its option's text
+_SMALL_WORDS = frozenset({"the", "a", "an", "of", "with", "and", "or", "to", "in", "for"})
+#: an option of two things ("Oral antibiotics and discharge"): a short answer naming one of them names no option
+_JOINED = re.compile(r"\b(?i:and|plus|then|or|followed\s+by)\b|[+/,]")
+#: a short first sentence: up to four words, ending the line or before a full stop and a space
+_SHORT_LINE = re.compile(r"\s*([A-Za-z0-9][\w+/-]*(?:[ \t]+[\w+/-]+){0,3})[ \t]*(?:[.!](?:\s|$)|\n|$)")
+
+
+def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
+    """An English reply whose first sentence is short (four words at most) all of whose words are in one option's
+    text, and only that one's ("ERCP." for "Urgent ERCP with biliary decompression", "Oligoclonal bands." for
+    "Oligoclonal IgG bands not present in serum"), when the reply writes no letter, names no other option and rules
+    nothing out in that sentence: a short answer, as a blind reader takes it."""
+    line = _SHORT_LINE.match(reply)
+    if line is None or STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply):
+        return None
+    words = {w for w in _LATIN_WORD.findall(line.group(1).lower()) if w not in _SMALL_WORDS}
+    if not words or re.search(NOT_IT, line.group(1)) or asks_for_exception(question):
+        return None
+    holding = [letter for letter, option in option_texts.items() if words <= set(_LATIN_WORD.findall(clean_text(option)))]
+    if len(holding) != 1 or _JOINED.search(option_texts[holding[0]]) or set(_named(reply.lower(), option_texts)) - set(holding):
+        return None
+    return Reading(holding[0], OPTION_TEXT)
 
 
 def _in_answer_place(text: str, start: int, end: int) -> bool:
@@ -286,6 +312,23 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 
 
+#: the first verb of a statement, where what it claims begins ("A physician | is ethically obligated …")
+_FIRST_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|causes?|caused|results?|leads?|presents?|occurs?|should|must|can|may|will|does|do)\b")
+
+
+def _predicate_start(statement: str) -> int:
+    """Where the statement's claim begins: at its first verb (0 when it has none of the common ones)."""
+    verb = _FIRST_VERB.search(statement)
+    return verb.start() if verb else 0
+
+
+def _claims_alike(sentence: str, claim: str) -> bool:
+    """Whether a reply's sentence makes the statement's claim: two of its longer words, or more, are the claim's
+    ("Flumazenil, not naloxone, is the antidote for benzodiazepine overdose" to "… is the antidote for benzodiazepine …")."""
+    words = {w for w in re.findall(r"[a-z-]{5,}", claim)}
+    return len(words & set(re.findall(r"[a-z-]{5,}", sentence.lower()))) >= 2
+
+
 def denies_statement(reply: str, question: str) -> Reading | None:
     """A "true" verdict whose reply denies words of our statement ("… not the upper extremities" when the statement
     says the upper extremities): unread, as both verdicts (None when the reply denies nothing the statement says)."""
@@ -300,6 +343,8 @@ def denies_statement(reply: str, question: str) -> Reading | None:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
+            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(sentence_at(reply, denied.start(), denied.end()), statement[claim:]):
+                break  # "the disease — not the physician — is the cause of death": the subject denied of another claim
             if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):
                 return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply denies \"{' '.join(words[:n])}\"")
             if at >= 0:

@@ -207,7 +207,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:是|为|即|——|—|\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
 #: letter in brackets (read when the text is the letter's own)
@@ -1028,8 +1028,14 @@ def _heads_alone(lines: Sequence[str], option_texts: Mapping[str, str]) -> bool:
     others?\n- A. Hypocalcemia – …")."""
     return (
         _bare_line(lines[0], option_texts) is not None and not any(_bare_line(line, option_texts) for line in lines[1:])
-        and len({line.strip()[:1] for line in lines if _NUMBERED_LINE.match(line)}) < 2  # not an option list renumbered
+        and len({line.strip()[:1] for line in lines if _renumbered(line, option_texts)}) < 2  # not an option list renumbered
     )
+
+
+def _renumbered(line: str, option_texts: Mapping[str, str]) -> bool:
+    """Whether a line is an option's text under a number ("2) Warfarin"), not a numbered step ("1. **Induction** …")."""
+    number = _NUMBERED_LINE.match(line)
+    return number is not None and option_by_text(line[number.end() :], option_texts) is not None
 
 
 #: a line of a walk ending with its option judged right, or wrong, in words
@@ -1093,6 +1099,27 @@ def answers_other_questions(text: str) -> bool:
     return len(_NUMBERED_ANSWER.findall(text)) >= 2
 
 
+#: the sentence after an answer letter: up to "。", a full stop before a space, or a line break
+_NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n|$)")
+
+
+def _other_text_next(text: str, found: Sequence[Statement], option_texts: Mapping[str, str]) -> list[Statement]:
+    """The letter's sentence followed by one that is only another option's whole text ("答案：B。系统性红斑狼疮。" when
+    that is D): the letter and the text disagree, so the reply commits to neither."""
+    letters = {s.value for s in found if s.value is not None}
+    if len(letters) != 1:
+        return []
+    (letter,) = letters
+    last = max((at + len(s.sentence) for s in found if s.value is not None and (at := text.rfind(s.sentence)) >= 0), default=-1)
+    after = _NEXT_SENTENCE.match(text, last) if last >= 0 else None
+    other = _whole_text(after.group(1), option_texts) if after else None
+    return [Statement(None, LABELLED, after.group(1), f"{CONFLICT}: {letter} with the text of {other}")] if other not in (None, letter) else []
+
+
+#: a line that opens with several letters ("A、B、C 均为…"), bullet aside
+_LETTERS_OPEN = re.compile(r"[\s\-*•]*[A-E](?:\s*[、,，和与及]\s*[A-E])+(?![A-Za-z0-9])")
+
+
 def letter_statements(
     text: str, option_texts: Mapping[str, str], *, exclude_before: re.Pattern[str] | None = None, question: str | None = None
 ) -> list[Statement]:
@@ -1114,10 +1141,12 @@ def letter_statements(
     if wrong_asked and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
-                *_closing_dash(text, option_texts)]
+                *_closing_dash(text, option_texts), *_closing_verdict(text, option_texts)]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
+        if walk and any(s.value for s in labelled):  # "逐项分析：\n- A、B、C 均为腹膜炎的体征 … 最终答案：D": a line of the walk
+            labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence)]
         labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
     elif not walk:
         labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
@@ -1152,6 +1181,7 @@ def letter_statements(
                  and not _asks_another_thing(s, question, option_texts)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
+        found += _other_text_next(text, found, option_texts)
     found = after_retraction(text, found)
     found += _computed_against(text, found, option_texts)
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
@@ -1238,6 +1268,22 @@ def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]
     """The letter after a dash closing the reply (the pattern runs only on replies that end so: it is slow elsewhere)."""
     match = _CLOSING_DASH.search(text) if _ENDS_IN_DASH_LETTER.search(text) else None
     return [_letter_statement(text, match, option_texts, LABELLED)] if match else []
+
+
+#: a last line that only calls one option right: "E is correct.", "Correct: B", "Option C is the right answer."
+_CLOSING_VERDICT = tuple(
+    re.compile(r"(?:^|\n)[ \t]*" + p + r"\s*[.!]?\s*$")
+    for p in (
+        r"(?i:correct|right)\s*:\s*(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?",
+        r"(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?)",
+    )
+)
+
+
+def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The option a last line calls right, alone on it ("…\n\nE is correct."): after a walk through the options, the
+    reply's conclusion, not one more judged option."""
+    return [_letter_statement(text, match, option_texts, LABELLED) for pattern in _CLOSING_VERDICT if (match := pattern.search(text))]
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:

@@ -89,9 +89,12 @@ _UNDECIDED = re.compile(
     r"|\b(?i:neither\s+(?:completely\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
-#: the statement called partly true and partly false: no verdict, unless the reply opens with one of its own ("False.
-#: The statement is partially true and partially false: …" is false; "… it is not accurate to call it simply true" is none)
-_PARTLY = re.compile(r"\b(?i:partially\s+true\s+and\s+partially\s+false|partly\s+true\s+and\s+partly\s+false)\b|部分正确[，,]?部分错误")
+#: the statement called partly true (and partly false): no verdict, unless the reply opens with one of its own ("False.
+#: The statement is partially true and partially false: …" is false; "This statement is partially correct. …" is none;
+#: not the verb of "partially correct the pH")
+_PARTLY = re.compile(
+    r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
+)
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
@@ -109,7 +112,7 @@ _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
 _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
-    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
+    r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+(?:(?:therefore|thus|still)\s+)?|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
