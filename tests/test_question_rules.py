@@ -337,3 +337,15 @@ CHOLANGITIS_STEM = "A woman with fever, jaundice, hypotension and confusion has 
 ])
 def test_a_short_first_line_in_the_words_of_one_option(reply: str, expected: object) -> None:
     assert _read(reply, CHOLANGITIS, CHOLANGITIS_STEM) == expected
+
+
+PHEO = {"A": "普萘洛尔", "B": "酚苄明", "C": "卡托普利", "D": "硝苯地平", "E": "呋塞米"}
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("首选α受体阻滞剂酚苄明。", "嗜铬细胞瘤术前准备首选的药物是", "B"),
+    ("α受体阻滞剂酚苄明。", "嗜铬细胞瘤术前准备首选的药物是", None),  # neither 药物 nor 首选 repeated
+    ("首选α受体阻滞剂，不用酚苄明。", "嗜铬细胞瘤术前准备首选的药物是", None),
+])
+def test_a_first_choice_asked_and_named_by_the_same_word(reply: str, stem: str, expected: object) -> None:
+    assert _read(reply, PHEO, stem) == expected

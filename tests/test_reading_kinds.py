@@ -1289,3 +1289,43 @@ def test_a_closing_line_after_a_walk_and_numbered_steps_after_the_answer(reply: 
 ])
 def test_a_statement_called_partly_true_and_false_in_one_sense_true_in_another(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
+
+
+HERXHEIMER = {"A": "IgE-mediated type I hypersensitivity to penicillin", "B": "Release of lipoproteins from lysed spirochetes triggering "
+              "cytokine release", "C": "Immune complex deposition (serum sickness)", "D": "Procaine-induced neuropsychiatric reaction",
+              "E": "Secondary bacterial infection at the injection site"}
+HEADACHE = {"A": "Lumbar puncture to rule out meningitis", "B": "CT scan of the head", "C": "Subcutaneous sumatriptan",
+            "D": "Epidural blood patch", "E": "Intravenous dexamethasone"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a letter explained in another option's words (a third of them, three at least) and none of its own
+    ("Fever and myalgia hours after penicillin for syphilis.\n\nThe answer is A: release of inflammatory cytokines from dying "
+     "spirochetes.", HERXHEIMER, None),
+    ("The answer is B: release of inflammatory cytokines from dying spirochetes.", HERXHEIMER, "B"),
+    ("The answer is A: an allergic reaction to the penicillin itself.", HERXHEIMER, "A"),
+    # an option's text and its letter under an answer heading, then a dash and an explanation
+    ("### Diagnosis\nA post-dural puncture headache.\n\n### Answer\n**Epidural blood patch (Option D)** — it seals the leak.", HEADACHE, "D"),
+    # a walk, then "Hence, (X) is the most likely."
+    ("Let's analyze each option:\n\n(A) Lumbar puncture to rule out meningitis – no fever.\n(B) CT scan of the head – not needed.\n"
+     "(D) Epidural blood patch – seals the leak.\n\nHence, (D) is the most likely.", HEADACHE, "D"),
+    # "not" in an earlier clause rules nothing out; under a condition it still does
+    ("Since the headache has not improved with fluids and caffeine, the most appropriate next step would be an epidural blood "
+     "patch. It seals the leak.", HEADACHE, "D"),
+    ("If the headache had not improved with fluids, the most appropriate next step would be an epidural blood patch.", HEADACHE, None),
+    # a dash and "option E" closing the reply
+    ("The headache is positional, so her own blood should seal the leak — option D.", HEADACHE, "D"),
+])
+def test_paraphrased_conflicts_answer_headings_with_a_dash_hence_lines_and_earlier_negations(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    assert read_strict(reply, fmt).value == expected
+
+
+SPECIFICITY = {"A": "实际无病者被试验判为阴性的比例", "B": "实际患病者被试验判为阳性的比例", "C": "试验阳性者中真正患病的比例",
+               "D": "试验阴性者中真正无病的比例", "E": "试验结果与实际情况一致的比例"}
+
+
+def test_a_looping_option_list_cut_inside_its_first_text_answers_nothing() -> None:
+    listed = "\n".join(f"{letter}. {text}" for letter, text in SPECIFICITY.items())
+    fmt = AnswerFormat(kind="option_letter", options=list(SPECIFICITY), option_texts=SPECIFICITY, language="zh")
+    assert read_strict(f"{listed}\n\n答案：\n{listed}\n\n答案：\nA. 实际无病者", fmt).value is None

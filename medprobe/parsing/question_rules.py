@@ -172,7 +172,7 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     text = reply.lower()
     asked = asked_word(stem_of(question))
     named = _named(text, option_texts)
-    if len(named) != 1 or (asked and asked not in text):
+    if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text)):
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
@@ -211,6 +211,12 @@ def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> 
     if len(holding) != 1 or _JOINED.search(option_texts[holding[0]]) or set(_named(reply.lower(), option_texts)) - set(holding):
         return None
     return Reading(holding[0], OPTION_TEXT)
+
+
+def _both_first_choice(stem: str, text: str) -> bool:
+    """Whether the stem asks for the first choice (首选) and the reply names one by it ("首选α受体阻滞剂酚苄明" to
+    "术前准备首选的药物是"): the reply repeats what the question asks for in the question's own word."""
+    return "首选" in stem and "首选" in text
 
 
 def _in_answer_place(text: str, start: int, end: int) -> bool:

@@ -179,6 +179,8 @@ _LABELLED_LETTER = tuple(
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
         r"(?:答案|选)(?:可能|也许|或许|大概)(?:是|为)?\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:could|might|may)\s+be\s*:?\s*" + _ITEM,
+        # "Hence, (C) is the most likely.": a conclusion calling one option the answer
+        r"\b(?i:hence|thus|therefore|so)\s*,?\s*(?:(?i:option|choice)\s+)?" + _ITEM + r"(?=\s+(?i:is|would\s+be)\s+(?i:the\s+)?(?i:most\s+likely|best|correct|right|answer)\b)",
         _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
         # "本题答案为AB", "the answer is AC": several letters written together after the label (read as several)
         r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
@@ -209,10 +211,11 @@ _JUDGING_LETTER = tuple(
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
 _IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
-#: the start of a line that holds nothing else: "Aortic stenosis (E)"), then words ending with an option's text, then a
+#: the start of a line that holds nothing else, or an explanation after a dash: "Aortic stenosis (E)", "N-acetylcysteine
+#: (Option A) — restores glutathione"), then words ending with an option's text, then a
 #: letter in brackets (read when the text is the letter's own)
 _TEXT_THEN_OWN_LETTER = re.compile(
-    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*|(?m:^)[ \t]*(?=[^\n()]*\(\s*[A-E]\s*\)[ \t]*[.!]?[ \t]*(?:\n|$)))(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
+    r"(?:\b(?i:is|are|be|of|with|as|has)\s+|(?:是|为)\s*|(?:→|=>|->)\s*|(?m:^)[ \t]*(?=[^\n()]*\(\s*(?:(?i:option|choice)\s*)?[A-E]\s*\)[ \t]*(?:[.!]?[ \t]*(?:\n|$)|[—–-][ \t])))(?:(?i:the|an?)\s+)?([^\n.;:!?()]{1,80}?)\s*\(\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*\)"
 )
 #: "…this points to hypertrophic cardiomyopathy, option C.": a sentence ending with an option's text and its letter
 _TEXT_COMMA_OPTION = re.compile(r"(?<![^\n.;:!?])([^\n.;:!?]+?),\s*(?i:option|choice)\s+([A-E])\s*(?=[.!]?\s*$|[.!]\s)", re.MULTILINE)
@@ -682,7 +685,17 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     said = _stems(window)
     own = _stems(option_texts.get(letter, ""))
     fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
-    return fits[0] if len(fits) == 1 and not own <= said else None
+    if fits:
+        return fits[0] if len(fits) == 1 and not own <= said else None
+    # "The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of lipoproteins from
+    # lysed spirochetes triggering cytokine release": a third of another's words (three at least), none of its own
+    shares = {}
+    for other, t in option_texts.items():
+        stems = _stems(t)
+        if other != letter and len(stems & said) >= max(3, len(stems) / 3):
+            shares[other] = len(stems & said)
+    best = [other for other, n in shares.items() if n == max(shares.values(), default=0)]
+    return best[0] if len(best) == 1 and not own & said else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -826,6 +839,15 @@ def _sentence_before(text: str, start: int) -> str:
     return text[left:start]
 
 
+def _ruled_out_before(text: str, start: int) -> bool:
+    """Whether the words before a text in its clause rule it out, or its sentence does under a condition ("If the
+    headache had not improved, …"); a "not" of an earlier clause ("Since the headache has not improved, the next
+    step would be <text>") rules nothing out."""
+    before = _sentence_before(text, start)
+    clause = re.split(r"[,;，；]", before)[-1]
+    return bool(_RULED_OUT.search(clause) or (_CONDITION.match(before) and _RULED_OUT.search(before)))
+
+
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
     """Options named by their text: a line or Chinese sentence that is an option's text (several such list
     options without a pick), an opening sentence that is one (``_opening_text``), a Chinese superlative clause ending
@@ -845,7 +867,7 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts) or _with_commas(text, match.start(1), option_texts)
-            if not letter or _RULED_OUT.search(_sentence_before(text, match.start(1))):
+            if not letter or _ruled_out_before(text, match.start(1)):
                 continue
             sentence = sentence_at(text, match.start(), match.end())
             bracketed = _TEXT_THEN_LETTER.search(match.group(1))
@@ -989,8 +1011,10 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
             text, cut = re.subn(r"[\s;,，；]*".join(items[:n]) + tail + r"[\s;,，；]*$", "\n", text)
             if cut:
                 break
-        # a new copy cut off after its first letter ("…本题的答案是：\nA."): the letter is no answer
-        text = re.sub(rf"\n[ \t]*[(\[]?{re.escape(letters[0])}[)\]]?[:.)、]?[ \t]*$", "\n", text)
+        # a new copy cut off after its first letter, or inside its text ("…本题的答案是：\nA.", "答案：\nA. 实际无病者"): no answer
+        cut_copy = re.search(rf"\n[ \t]*[(\[]?{re.escape(letters[0])}[)\]]?[:.)、]?[ \t]*([^\n]*)$", text)
+        if cut_copy and texts[letters[0]].startswith(cut_copy.group(1).strip()):
+            text = text[: cut_copy.start()] + "\n"
         for n in range(1, len(items)):  # a loop caught mid-list: the list's last options open the reply
             text, cut = re.subn(r"^[\s;,，；]*" + r"[\s;,，；]*".join(items[n:]) + r"[\s;,，；]*", "\n", text)
             if cut:
@@ -1258,10 +1282,10 @@ _WEIGHS = re.compile(NOT_IT + r"|\b(?i:would|could|might|if|unless|need|needs|co
 STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 
 
-#: "… the most common malignant testicular tumor of young children — E.": a dash and a letter closing the reply's last
+#: "… the most common malignant testicular tumor of young children — E." (or "— option E."): a dash and a letter closing the reply's last
 #: sentence (never one ruling out: "Aortic dissection is unlikely — E.")
-_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*[A-E]\s*[.!]?\s*$")
-_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*([A-E])\s*[.!]?\s*$")
+_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*(?:(?i:option|choice)\s+)?[A-E]\s*[.!]?\s*$")
+_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?:(?i:option|choice)\s+)?([A-E])\s*[.!]?\s*$")
 
 
 def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
