@@ -24,9 +24,15 @@ so it reads only when everything around the name says "this is my answer" (preci
   repeats what the question asks for (the stem's last word: "…最常见的部位是" -> 部位), so a
   reply about another thing ("最常见的死亡原因是脑疝" to a question on the site) is not read as an answer to ours.
 
+**A short answer** (``short_answer``): an English reply opening with a sentence of four words at most, every one of them
+in one option's text and in no other's ("ERCP." for "Urgent ERCP with biliary decompression"), with the same guards
+as a name alone; never for an option joining two things ("Oral antibiotics and discharge").
+
 **A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
 extremities." to "Most emboli come from the upper extremities": the reply says "not" (or "rather than", "instead of")
-before words of our statement that the statement itself does not negate. It gives both verdicts, so it is unread.
+before words of our statement that the statement itself does not negate. It gives both verdicts, so it is unread. One
+word of the statement's subject counts only in a sentence that makes the statement's claim ("Flumazenil, not naloxone,
+is the antidote …"; not "the disease — not the physician — is the cause of death").
 """
 
 from __future__ import annotations
@@ -165,9 +171,18 @@ def named_by_question(reply: str, option_texts: Mapping[str, str], question: str
     return completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
 
 
+def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:
+    """Whether a reply may give its answer by an option's words alone: it writes no option letter, hedges nowhere, does
+    not send the user to a doctor, and answers a question that does not ask for the exception (naming a true fact answers
+    no "EXCEPT" question)."""
+    return not (
+        STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or asks_for_exception(question)
+    )
+
+
 def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """The option a cleaned reply that does not loop names alone by its text (see the module docstring), or None."""
-    if STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or asks_for_exception(question):
+    if not _commits_in_prose(reply, option_texts, question):
         return None
     text = reply.lower()
     asked = asked_word(stem_of(question))
@@ -202,10 +217,10 @@ def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> 
     "Oligoclonal IgG bands not present in serum"), when the reply writes no letter, names no other option and rules
     nothing out in that sentence: a short answer, as a blind reader takes it."""
     line = _SHORT_LINE.match(reply)
-    if line is None or STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply):
+    if line is None or not _commits_in_prose(reply, option_texts, question):
         return None
     words = {w for w in _LATIN_WORD.findall(line.group(1).lower()) if w not in _SMALL_WORDS}
-    if not words or re.search(NOT_IT, line.group(1)) or asks_for_exception(question):
+    if not words or re.search(NOT_IT, line.group(1)):
         return None
     holding = [letter for letter, option in option_texts.items() if words <= set(_LATIN_WORD.findall(clean_text(option)))]
     if len(holding) != 1 or _JOINED.search(option_texts[holding[0]]) or set(_named(reply.lower(), option_texts)) - set(holding):
