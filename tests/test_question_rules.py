@@ -349,3 +349,24 @@ PHEO = {"A": "普萘洛尔", "B": "酚苄明", "C": "卡托普利", "D": "硝苯
 ])
 def test_a_first_choice_asked_and_named_by_the_same_word(reply: str, stem: str, expected: object) -> None:
     assert _read(reply, PHEO, stem) == expected
+
+
+CUSHING = {"A": "血ACTH测定", "B": "小剂量地塞米松抑制试验", "C": "大剂量地塞米松抑制试验", "D": "肾上腺CT", "E": "垂体MRI"}
+CUSHING_STEM = "为明确库欣综合征的定性诊断，最有意义的检查是"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("选B。大剂量地塞米松抑制试验可以鉴别库欣病与肾上腺肿瘤，是最有意义的检查。", None),  # the letter against the text
+    ("选B。小剂量地塞米松抑制试验不被抑制即可定性，是最有意义的检查。", "B"),
+    ("选B。大剂量地塞米松抑制试验用于定位，但题目问的是最有意义的检查。", "B"),
+])
+def test_a_letter_against_an_option_called_what_the_stem_asks(reply: str, expected: object) -> None:
+    assert _read(reply, CUSHING, CUSHING_STEM) == expected
+
+
+def test_a_restated_statement_with_words_left_out_is_ours() -> None:
+    claim = "Metformin is contraindicated in patients with an estimated glomerular filtration rate (eGFR) below 30 mL/min/1.73 m²."
+    reply = 'Statement: "Metformin is contraindicated in patients with an eGFR below 30 mL/min/1.73 m²."\n\nYes, this is true.'
+    assert read_strict(reply, TF, _statement(claim)).value is True
+    other = 'Statement: "Metformin is contraindicated in patients with an eGFR below 45 mL/min."\n\nYes, this is true.'
+    assert read_strict(other, TF, _statement(claim)).value is None

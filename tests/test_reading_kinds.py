@@ -1329,3 +1329,45 @@ def test_a_looping_option_list_cut_inside_its_first_text_answers_nothing() -> No
     listed = "\n".join(f"{letter}. {text}" for letter, text in SPECIFICITY.items())
     fmt = AnswerFormat(kind="option_letter", options=list(SPECIFICITY), option_texts=SPECIFICITY, language="zh")
     assert read_strict(f"{listed}\n\n答案：\n{listed}\n\n答案：\nA. 实际无病者", fmt).value is None
+
+
+FRAGILE_X = {"A": "CAG trinucleotide repeat expansion in HTT", "B": "CTG trinucleotide repeat expansion in DMPK",
+             "C": "GAA trinucleotide repeat expansion in FXN", "D": "Rho(D) immune globulin now", "E": "Bruton tyrosine kinase"}
+VENTILATION = {"A": "Immediate endotracheal intubation", "B": "100% oxygen via non-rebreather mask",
+               "C": "Noninvasive positive-pressure ventilation (BiPAP)", "D": "Incentive spirometry", "E": "Heliox"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("A. CAG — Huntington.\nB. CTG — myotonic dystrophy.\nC. GAA — Friedreich ataxia.\n\nSo the carrier gene is E, which is option E.",
+     FRAGILE_X, "E"),
+    ("The most likely defect is in Bruton tyrosine kinase, so B cells fail to mature.", FRAGILE_X, "E"),
+    ("The most appropriate next step is Rho(D) immune globulin now.", FRAGILE_X, "D"),
+    ("The most appropriate next step is to give Rho(D) immune globulin now, at 28 weeks.", FRAGILE_X, None),  # "(D)" of a name
+    ("C) BiPAP", VENTILATION, "C"),  # the option's other name in brackets
+    ("Option by option:\n\nA. Intubation — not yet.\nB. Oxygen alone — not enough.\nC. BiPAP — fits.\n\nConclusion: C.", VENTILATION, "C"),
+    ("## Most likely diagnosis: **C. Noninvasive positive-pressure ventilation (BiPAP)**", VENTILATION, "C"),
+    ("Definitely **C** — BiPAP buys time without intubation.", VENTILATION, "C"),
+    ("The answer is C — followed by intubation if she tires.", VENTILATION, "C"),  # what comes next, not what C is
+])
+def test_which_is_option_x_answer_nouns_names_with_a_bracketed_capital_and_other_names(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    assert read_strict(reply, fmt).value == expected
+
+
+ASTHMA = {"A": "吸入布地奈德", "B": "口服氨茶碱", "C": "口服孟鲁司特", "D": "吸入色甘酸钠", "E": "吸入沙丁胺醇"}
+PULSE = {"A": "水冲脉", "B": "交替脉", "C": "奇脉", "D": "重搏脉", "E": "脉搏短绌"}
+DYSTONIA = {"A": "加大氟哌啶醇剂量", "B": "肌内注射东莨菪碱", "C": "静脉注射地西泮", "D": "口服普萘洛尔", "E": "立即行电抽搐治疗"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("首选吸入糖皮质激素，即选项A布地奈德。糖皮质激素控制气道炎症。", ASTHMA, "A"),
+    ("后者见于运动性哮喘（即选项D描述的是色甘酸钠的用途）。答案：E", ASTHMA, "E"),  # 即选项D描述的 names no pick
+    ("吸气时脉搏减弱——奇脉。选项C。", PULSE, "C"),
+    ("**B** 肌注东莨菪碱", DYSTONIA, "B"),  # the letter's own option in other words
+    ("B 肌注地西泮", DYSTONIA, None),  # words of another option
+    ("静脉注射地西泮和东莨菪碱各有优缺点，可以根据临床情况选择C或者B。", DYSTONIA, None),
+    ("急性肌张力障碍的处理首选肌内注射东莨菪碱，地西泮也常用，很难说哪一个最好。", DYSTONIA, None),
+])
+def test_chinese_option_words_after_a_letter_a_closing_option_and_hard_to_say(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected

@@ -14,7 +14,12 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
-from medprobe.parsing.question_rules import completes_stem, denies_statement, named_by_question
+from medprobe.parsing.question_rules import (
+    completes_stem,
+    denies_statement,
+    named_by_question,
+    names_as_asked,
+)
 from medprobe.parsing.reading import (
     CONFLICT,
     DIFFERENT,
@@ -98,6 +103,9 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
         completed = completes_stem(text.lower(), fmt.option_texts, question, with_subject=True)  # "答案是A。吗啡禁用于支气管哮喘"
         if completed is not None and completed.value != reading.value:
             return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply completes our stem with {completed.value}")
+        named = names_as_asked(text, fmt.option_texts, question)  # "选B。<text of C>可以鉴别…，是最有意义的检查"
+        if named is not None and named != reading.value:
+            return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply calls {named} what our question asks for")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
         return denies_statement(text, question) or reading
     return reading

@@ -28,6 +28,10 @@ so it reads only when everything around the name says "this is my answer" (preci
 in one option's text and in no other's ("ERCP." for "Urgent ERCP with biliary decompression"), with the same guards
 as a name alone; never for an option joining two things ("Oral antibiotics and discharge").
 
+**An option called what we ask** (``names_as_asked``): a Chinese sentence opening with one option's whole text and
+calling it what our stem asks for, in the stem's own words ("大剂量地塞米松抑制试验…，是最有意义的检查" to
+"…最有意义的检查是"). The reader sets it against a letter for another option: the reply contradicts itself.
+
 **A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
 extremities." to "Most emboli come from the upper extremities": the reply says "not" (or "rather than", "instead of")
 before words of our statement that the statement itself does not negate. It gives both verdicts, so it is unread. One
@@ -321,6 +325,30 @@ def completes_stem(text: str, option_texts: Mapping[str, str], question: str, *,
         listed = then in texts.values() or _DENIED_AFTER.match(then) is not None
         found |= {letter for letter, name in texts.items() if completion == name and not listed}  # not "…是明显水肿，高脂血症，…"
     return Reading(found.pop(), OPTION_TEXT) if len(found) == 1 else None
+
+
+#: a Chinese superlative of three characters or more: "最有意义", "最常见"
+_ZH_TOP = re.compile(r"最[\u4e00-\u9fff]{2}")
+
+
+def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) -> str | None:
+    """The option whose whole text opens a Chinese sentence that calls it what our stem asks for, in the stem's own
+    words from its superlative to what it asks ("大剂量地塞米松抑制试验可以鉴别…，是最有意义的检查" to "…最有意义的检查是";
+    not "室间隔缺损是最常见的先天性心脏病" to "最常见的青紫型先天性心脏病是"); None when no option or several are so
+    named, or the sentence denies it."""
+    stem = clean_text(stem_of(question))
+    top, asked = _ZH_TOP.search(stem), asked_word(stem)
+    if top is None or not asked or stem.rfind(asked) < top.start():
+        return None
+    called = re.compile(r"[是为]\s*" + re.escape(stem[top.start() : stem.rfind(asked) + len(asked)]))  # "是最有意义的检查"
+    found = set()
+    for sentence in _ZH_SENTENCE_END.split(text):
+        said = clean_text(sentence)
+        predicate = called.search(said)
+        if predicate is None or re.search("不|非|但|而|问", said[: predicate.start()]):  # "…，但题目问的是最早出现的标志物"
+            continue
+        found |= {letter for letter, option in option_texts.items() if len(name := clean_text(option)) >= 2 and said.startswith(name)}
+    return found.pop() if len(found) == 1 else None
 
 
 #: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"

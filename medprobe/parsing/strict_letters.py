@@ -72,7 +72,8 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: appropriate next step is the Epley maneuver (B)") and its letter, as what is asked; with the letter there, any
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
-    r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct")) + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|\b(?i:(?:most\s+)?likely|final|probable|working)\s+(?i:diagnosis)\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -100,15 +101,23 @@ _LIST_AND = re.compile(r",\s*and\s+")
 _LIST_ZH_AND = re.compile(r"(、[^、，,。]*?)[及与]")
 
 #: before "option:" / "option is" these words announce a walk through the options, not an answer
-#: ("each option:\nA. …", "the first option is A: …")
+#: ("each option:\nA. …", "the first option is A: …", "Option by option:\nA. …")
 _WALK_THROUGH = re.compile(
-    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?)$"
+    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?|\boption\s+by\s+)$"
 )
 _LABELLED_LETTER = tuple(
     re.compile(p)
     for p in (
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
+        # "…，即选项A布地奈德", "故选项C": the option the reply settles on (not "即选项A描述的是后囟"); "…——奇脉。选项C。"
+        # closing the reply
+        r"(?:即|故|所以|因此)\s*(?:为|是)?\s*选项\s*" + _ITEM + r"(?![^。；;，,\n]{0,6}(?:错|不|排除|描述|所述|说|指|的))",
+        r"(?:^|(?<=[。！？\n]))\s*选项\s*" + _ITEM + r"\s*[。.]?\s*$",
+        # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …")
+        r"\b(?i:(?:most\s+)?likely|final|probable|working)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
+        # "…, which is option A."
+        r"\b(?i:which|this|that)\s+(?i:is|corresponds\s+to)\s+(?i:option|choice|answer)\s+" + _ITEM + _SENTENCE_ENDS,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
@@ -230,11 +239,11 @@ _UNTIL_SENTENCE_END = re.compile(r"(?:\([^()\n]*\)|[^\n。;；!?！？])*")
 #: the next item of a list that an answer's text opens ("X是残气量增加，肺总量增加"): another option named with it
 _NEXT_IN_LIST = re.compile(r"[ \t]*(?:[,，、]|(?i:and|or)\b|和|及|或)[ \t]*([^\n。;；，,]+)")
 #: "riboflavin (C)": an option text followed by a letter in brackets
-_TEXT_THEN_LETTER = re.compile(r"\(\s*([A-E])\s*\)")
+_TEXT_THEN_LETTER = re.compile(r"(?<![A-Za-z0-9])\(\s*([A-E])\s*\)")  # not the "(D)" of "Rho(D)"
 #: a sentence that opens with a condition: what follows holds in that case only
 _CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)?(?:(?i:if|when|unless|in\s+case)\b|如果|若|假如|一旦)")
 #: a letter in brackets, maybe with "option": "(C)", "(option C)", "（选项C）"
-_BRACKETED_LETTER = re.compile(r"[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
+_BRACKETED_LETTER = re.compile(r"(?<![A-Za-z0-9])[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
     r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right)"
@@ -267,7 +276,7 @@ _RULED_OUT = re.compile(
 #: right after an answer letter, more letters written on to it ("答案为AB")
 _MORE_LETTERS = re.compile(r"[A-E]{1,4}(?![A-Za-z0-9])")
 #: right after an answer letter: another letter joined by "or", "and", "/" … — several options named
-_SEVERAL = re.compile(r"\s*(?:,|/|、|\+|(?i:or|and)\b|或|和|及)\s*" + _ITEM)
+_SEVERAL = re.compile(r"\s*(?:,|/|、|\+|(?i:or|and)\b|或者?|和|及)\s*" + _ITEM)
 #: an option's text in brackets after its letter: "C (duodenal atresia)", "C（十二指肠闭锁）"
 _ASIDE = re.compile(r"\s*[(（][^()（）\n]{1,80}[)）]")
 #: a label of the option list repeated in the reply, by letter or (when the model renumbers) by number
@@ -345,7 +354,7 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote|defect|vasopressor|agent|enzyme|gene|nerve|artery|structure|complication)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:in\s+)?(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
     re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
     # "答：染色体核型分析。", "主要是Na+内流。", "所以选择出血。"
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
@@ -496,7 +505,7 @@ def asks_for_exception(question: str | None) -> bool:
 def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = False) -> Statement | None:
     """An answer letter at the very start: the whole reply (``bare``), or followed by punctuation or by
     the option's own text (``leading``). "C项" is the letter too."""
-    match = re.match(r"\s*" + _ITEM + r"(?:\s*项)?", text)
+    match = re.match(r"\s*(?:(?i:definitely|clearly|certainly)[,:]?\s+)?" + _ITEM + r"(?:\s*项)?", text)  # "Definitely E — …"
     if not match:
         return None
     letter, rest = match.group(1), text[match.end() :]
@@ -519,9 +528,29 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
         return Statement(None, LEADING, first_line)  # "A or C"
     if not wrong_asked and own and clean_text(rest).startswith(own) and _JUDGED_WRONG_AFTER.match(clean_text(rest)[len(own) :]):
         return None  # "C肥皂水灌肠是错误的，…": the option judged wrong, not given (unless the question asks for that one)
-    if _AFTER_LEADING.match(rest) or (own and clean_text(rest).startswith(own)) or _GLOSS.match(rest):
+    if (_AFTER_LEADING.match(rest) or (own and clean_text(rest).startswith(own)) or _GLOSS.match(rest) or _own_aside(rest, own)
+            or _own_in_other_words_zh(rest, letter, option_texts)):
         return Statement(letter, LEADING, first_line)
     return None
+
+
+def _own_aside(rest: str, own: str) -> bool:
+    """Whether the line after a leading letter is the other name its option gives in brackets ("C) BiPAP" for
+    "Noninvasive positive-pressure ventilation (BiPAP)")."""
+    both = NAME_AND_ASIDE.match(own)
+    return both is not None and clean_text(rest.split("\n", 1)[0]).strip() == both.group(2).strip()
+
+
+def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
+    """Whether the line after a leading letter says its Chinese option in other words ("B 肌注东莨菪碱" for 肌内注射东莨菪碱):
+    a third of the option's character pairs (two at least), and none that only another option has, in a short line that
+    is only a name (no clause of a walk: "选项A（结核性腹膜炎）：…与本例不符")."""
+    line = rest.split("\n", 1)[0].strip(" \t.。")
+    own = _bigrams(option_texts.get(letter, ""))
+    said = _bigrams(line)
+    if not own or re.search(r"[:：,，;；。()（）]", line) or len(line) > len(option_texts[letter]) + 6 or len(own & said) < max(2, len(own) / 3):
+        return False
+    return not any((_bigrams(t) - own) & said for other, t in option_texts.items() if other != letter)
 
 
 def _by_bare_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -666,6 +695,10 @@ _SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
 
+#: words that go on from an answer to what comes with or after it
+_GOES_ON = re.compile(r"\b(?i:followed\s+by|then|afterwards|plus|along\s+with|together\s+with|combined\s+with|adjunct)\b")
+
+
 @functools.lru_cache(maxsize=4096)
 def _stems(text: str) -> frozenset[str]:
     """The content words of an English text, cut to six letters ("decreased", "decrease" -> "decrea")."""
@@ -687,15 +720,19 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
     if fits:
         return fits[0] if len(fits) == 1 and not own <= said else None
-    # "The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of lipoproteins from
-    # lysed spirochetes triggering cytokine release": a third of another's words (three at least), none of its own
+    # another's words in other words: a third of the words only it has (two at least), and none that only the letter's
+    # has ("The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of lipoproteins
+    # from lysed spirochetes triggering cytokine release"; "The answer is A — a CGG repeat expansion in the FMR1 gene"
+    # when A is "CAG trinucleotide repeat expansion in HTT" and E "CGG … in FMR1")
+    if _GOES_ON.search(window):
+        return None  # "C – followed by insulin with glucose": what comes next, not what C is
     shares = {}
     for other, t in option_texts.items():
-        stems = _stems(t)
-        if other != letter and len(stems & said) >= max(3, len(stems) / 3):
-            shares[other] = len(stems & said)
+        only_other = _stems(t) - own
+        if other != letter and len(only_other & said) >= max(2, len(only_other) / 3) and not (own - _stems(t)) & said:
+            shares[other] = len(only_other & said)
     best = [other for other, n in shares.items() if n == max(shares.values(), default=0)]
-    return best[0] if len(best) == 1 and not own & said else None
+    return best[0] if len(best) == 1 else None
 
 
 @functools.lru_cache(maxsize=4096)
