@@ -370,3 +370,71 @@ def test_a_restated_statement_with_words_left_out_is_ours() -> None:
     assert read_strict(reply, TF, _statement(claim)).value is True
     other = 'Statement: "Metformin is contraindicated in patients with an eGFR below 45 mL/min."\n\nYes, this is true.'
     assert read_strict(other, TF, _statement(claim)).value is None
+
+
+# Replies a review wrote against this stop's rules: each must read as a careful examiner reads it (None where the reply
+# commits to no option of ours, or where the reader may rightly leave it: never another option).
+P = {"A": "结核性腹膜炎", "B": "肝硬化腹水", "C": "卵巢癌", "D": "自发性细菌性腹膜炎", "E": "缩窄性心包炎"}
+PS = "患者，女，35岁，腹胀伴低热、盗汗2个月，腹部柔韧感，腹水为渗出液，ADA升高。最可能的诊断是"
+PS2 = "患者，女，58岁，腹胀、消瘦3个月，腹水为血性渗出液，CA125明显升高。最可能的诊断是"
+M = {"A": "肌内注射阿托品", "B": "肌内注射东莨菪碱", "C": "口服地西泮", "D": "静脉注射氯丙嗪", "E": "口服苯海拉明"}
+MS = "晕动病的预防首选"
+G = {"A": "B超", "B": "CT", "C": "MRCP", "D": "腹部X线平片", "E": "ERCP"}
+CAP = {"A": "肺炎链球菌", "B": "流感嗜血杆菌", "C": "肺炎支原体", "D": "金黄色葡萄球菌", "E": "肺炎克雷伯杆菌"}
+MI = {"A": "心电图", "B": "血清心肌酶", "C": "冠状动脉造影", "D": "超声心动图", "E": "胸部X线"}
+COX = {"A": "Irreversible inhibition of COX-1", "B": "Selective inhibition of COX-2", "C": "Inhibition of phospholipase A2", "D": "Inhibition of 5-lipoxygenase", "E": "Leukotriene receptor antagonism"}
+SCC = {"A": "Observation", "B": "Conservative management with bracing", "C": "Urgent surgical decompression", "D": "High-dose intravenous methylprednisolone", "E": "Lumbar puncture"}
+SARC = {"A": "Noncaseating granulomas", "B": "Bilateral hilar lymphadenopathy", "C": "Decreased serum calcium", "D": "Elevated serum ACE level", "E": "Erythema nodosum"}
+NEURO = {"A": "Myasthenia gravis", "B": "Guillain-Barré syndrome", "C": "Botulism", "D": "Lambert-Eaton myasthenic syndrome", "E": "Multiple sclerosis"}
+GENE = {"A": "CFTR", "B": "DNAH5", "C": "SERPINA1", "D": "FBN1", "E": "PKD1"}
+SHOCK = {"A": "Norepinephrine", "B": "Intravenous crystalloid bolus", "C": "Dobutamine", "D": "Hydrocortisone", "E": "Packed red blood cell transfusion"}
+PA = {"A": "Pernicious anemia", "B": "Dietary folate deficiency in chronic alcohol use", "C": "Iron deficiency anemia", "D": "Anemia of chronic disease", "E": "Myelodysplastic syndrome"}
+ZH, EN = True, False
+REVIEWED = [
+    (P, PS, ZH, "患者有结核中毒症状、腹壁柔韧感、渗出性腹水及ADA升高，诊断考虑结核性腹膜炎。因此选项E（缩窄性心包炎）可除外。", "A"),
+    (P, PS, ZH, "最可能的诊断是结核性腹膜炎。卵巢癌亦可出现渗出性腹水，故选项C仍需警惕。", "A"),
+    (P, PS, ZH, "符合结核性腹膜炎。腹水为渗出液，故选项B可除外。", None),
+    (P, PS, ZH, "逐项分析：\nA. 结核性腹膜炎：症状体征及ADA升高均符合。\nB. 肝硬化腹水：为漏出液，故选项B可除外。\nC. 卵巢癌：多为血性腹水。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上发生。\nE. 缩窄性心包炎：腹水为漏出液。\n\n综上，最可能的诊断为结核性腹膜炎。", "A"),
+    (M, MS, ZH, "A 阿托品 ✗ 中枢作用弱\n\n晕动病预防首选东莨菪碱。", None),
+    (M, MS, ZH, "C 地西泮不是首选\n晕动病的预防首选东莨菪碱，它能抑制前庭神经。", None),
+    (M, MS, ZH, "A 阿托品不行\n\n应选择东莨菪碱。", None),
+    (P, PS, ZH, "逐项分析：\nA. 结核性腹膜炎：低热盗汗、腹壁柔韧感、ADA升高，符合。\nB. 肝硬化腹水：为漏出液，不符合。\nC. 卵巢癌：也可有渗出性腹水及消瘦，不能完全排除。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上，不符合。\nE. 缩窄性心包炎：不符合。\n\n答案：A\n\nA、C 均为正确答案，本题应为多选题。", None),
+    (P, PS, ZH, "本题需鉴别以下两个选项：\n选项A\n选项C", None),
+    (G, "胆囊结石首选的检查是", ZH, "胆囊结石首选的治疗方法是腹腔镜胆囊切除术；若合并胆总管结石，首选ERCP取石。", None),
+    (CAP, "社区获得性肺炎最常见的病原体是", ZH, "答案：A。\n\n肺炎链球菌仍是社区获得性肺炎的首要致病菌。流感嗜血杆菌也是最常见的病原体之一，多见于COPD患者；肺炎支原体多见于青少年。", "A"),
+    (MI, "急性心肌梗死早期诊断最有价值的检查是", ZH, "答案：A。\n冠状动脉造影虽是最有价值的检查，但为有创检查，早期诊断仍依靠心电图。", "A"),
+    (MI, "急性心肌梗死早期诊断最有价值的检查是", ZH, "答案是A，因为心肌酶在发病早期尚未升高，很难说明问题。", "A"),
+    (P, PS2, ZH, "本题考查渗出性腹水的鉴别，即选项A~E中哪一个最符合。血性腹水+CA125明显升高+中老年女性，首先考虑卵巢癌。", "C"),
+    (P, PS, ZH, "本题答案：A\n\n解析：结核中毒症状+腹壁柔韧感+ADA升高。卵巢癌同样可以出现渗出性腹水，所以选项C也需鉴别。", "A"),
+    (P, PS, ZH, "所以选项D是干扰项，正确答案是A。", "A"),
+    (M, MS, ZH, "A 阿托品 错\n\n答案B", "B"),
+    (M, MS, ZH, "E 苯海拉明也可以\n但首选仍是东莨菪碱，答案是B。", "B"),
+    (COX, "A man is started on celecoxib. What is the mechanism of action of this drug?", EN, "1. Celecoxib is a coxib, a class designed to spare the gastric mucosa.\n2. It selectively blocks the inducible cyclooxygenase isoform expressed at sites of inflammation, while sparing the constitutive gastroprotective isoform.\n\nSo the mechanism is selective cyclooxygenase-2 inhibition.", None),
+    (SCC, "Malignant spinal cord compression with weakness. What is the most appropriate next step?", EN, "**Management**\n\nThis is malignant spinal cord compression with neurologic deficits. Give dexamethasone immediately and arrange emergency neurosurgical decompression followed by radiotherapy.", None),
+    (SARC, "All of the following are typical features of sarcoidosis EXCEPT:", EN, "Let's check each statement:\n\nA is correct - noncaseating granulomas are the histologic hallmark.\nB is correct - seen in most patients.\nC is incorrect - sarcoidosis causes hypercalcemia, not hypocalcemia.\nD is correct - ACE is often elevated.\n\nE is correct.", None),
+    (SARC, "Which finding fits sarcoidosis best?", EN, "A is correct - granulomas.\nB is wrong.\nC is wrong.\nD is correct - ACE.\n\nA is correct.\nD is correct.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "The absence of ptosis and fluctuating fatigability argues against myasthenia, which is option A. The preceding diarrheal illness (Campylobacter) and areflexia point to an acute inflammatory demyelinating polyneuropathy.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "This is not botulism, which is option C.\n\nBotulism causes a descending paralysis.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Many students jump to myasthenia gravis, which is option A. However, MG preserves reflexes; the areflexia points to Guillain-Barré syndrome.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Descending paralysis with dilated pupils would suggest botulism, which is option C; here, though, the weakness ascends, so the diagnosis is Guillain-Barré syndrome.", "B"),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Working diagnosis: A (myasthenia gravis) given the weakness.\n\nBut wait — areflexia and the preceding diarrhea don't fit MG at all. This is Guillain-Barré syndrome after Campylobacter infection.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Least likely diagnosis: E (Multiple sclerosis) — MS does not cause areflexic ascending weakness.", None),
+    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", EN, "Chronic sinusitis and bronchiectasis could suggest cystic fibrosis, where the gene is CFTR. However, the situs inversus makes primary ciliary dyskinesia (Kartagener syndrome) the diagnosis, most often due to mutations in the dynein arm gene DNAH5.", None),
+    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", EN, "This is Kartagener syndrome (commonly DNAH5 mutations). In cystic fibrosis, by contrast, the affected gene is CFTR.", None),
+    (SHOCK, "Septic shock, no fluids given yet. Next step?", EN, "Aggressive fluid resuscitation comes first (30 mL/kg within 3 hours). Should MAP stay below 65 despite fluids, the vasopressor would be norepinephrine.", None),
+    (PA, "Anti-intrinsic factor antibodies. Most likely diagnosis?", EN, "The answer is A. Autoantibodies against intrinsic factor block vitamin B12 absorption in the ileum; the resulting deficiency impairs DNA synthesis and myelin (folate metabolism is also disrupted through the methyl-folate trap).", "A"),
+]
+
+
+@pytest.mark.parametrize(("opts", "stem", "zh", "reply", "expected"), REVIEWED)
+def test_replies_written_against_this_stops_rules(opts: dict, stem: str, zh: bool, reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
+    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Metformin should not be used in patients with an eGFR below 30.", "Statement: Metformin should be used in patients with an eGFR below 30.\nAnswer: False. Metformin is contraindicated when eGFR falls below 30 because of the risk of lactic acidosis.", None),
+    ("Naloxone is the antidote for benzodiazepine overdose.", "True. The specific antidote is flumazenil, not naloxone; naloxone reverses opioids.", None),
+])
+def test_true_false_replies_written_against_this_stops_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

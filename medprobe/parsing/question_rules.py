@@ -191,7 +191,7 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     text = reply.lower()
     asked = asked_word(stem_of(question))
     named = _named(text, option_texts)
-    if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text)):
+    if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text, next(iter(named.values()))[0][0])):
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
@@ -211,8 +211,9 @@ _LATIN_WORD = re.compile(r"[a-z0-9]+")
 _SMALL_WORDS = frozenset({"the", "a", "an", "of", "with", "and", "or", "to", "in", "for"})
 #: an option of two things ("Oral antibiotics and discharge"): a short answer naming one of them names no option
 _JOINED = re.compile(r"\b(?i:and|plus|then|or|followed\s+by)\b|[+/,]")
-#: a short first sentence: up to four words, ending the line or before a full stop and a space
-_SHORT_LINE = re.compile(r"\s*([A-Za-z0-9][\w+/-]*(?:[ \t]+[\w+/-]+){0,3})[ \t]*(?:[.!](?:\s|$)|\n|$)")
+#: a short first sentence: up to four words, the first with a letter in it, and a full stop (a line without one is a
+#: heading: "Management")
+_SHORT_LINE = re.compile(r"\s*((?=[\w+/-]*[A-Za-z])[A-Za-z0-9][\w+/-]*(?:[ \t]+[\w+/-]+){0,3})[ \t]*(?:[.!](?:\s|$)|\s*$)")
 
 
 def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
@@ -232,10 +233,13 @@ def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> 
     return Reading(holding[0], OPTION_TEXT)
 
 
-def _both_first_choice(stem: str, text: str) -> bool:
-    """Whether the stem asks for the first choice (首选) and the reply names one by it ("首选α受体阻滞剂酚苄明" to
-    "术前准备首选的药物是"): the reply repeats what the question asks for in the question's own word."""
-    return "首选" in stem and "首选" in text
+def _both_first_choice(stem: str, text: str, start: int) -> bool:
+    """Whether the stem asks for the first choice (首选) and the reply opens by naming one by it, the name at ``start`` in
+    the same first clause ("首选α受体阻滞剂酚苄明" to "术前准备首选的药物是"; not "…首选的治疗方法是…；若…，首选ERCP取石"):
+    the reply repeats what the question asks for in the question's own word."""
+    first = _CLAUSE_BREAK.search(text)
+    clause = text[: first.start() if first else len(text)]
+    return "首选" in stem and "首选" in clause[:start] and start < len(clause)
 
 
 def _in_answer_place(text: str, start: int, end: int) -> bool:
@@ -345,8 +349,8 @@ def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) ->
     for sentence in _ZH_SENTENCE_END.split(text):
         said = clean_text(sentence)
         predicate = called.search(said)
-        if predicate is None or re.search("不|非|但|而|问", said[: predicate.start()]):  # "…，但题目问的是最早出现的标志物"
-            continue
+        if predicate is None or re.search("不|非|但|而|问|虽|尽管", said[: predicate.start()]) or re.match(r"[^，,；;]*之一", said[predicate.end() :]):
+            continue  # "…，但题目问的是最早出现的标志物", "虽是最有价值的检查，但…", "也是最常见的病原体之一"
         found |= {letter for letter, option in option_texts.items() if len(name := clean_text(option)) >= 2 and said.startswith(name)}
     return found.pop() if len(found) == 1 else None
 
@@ -371,11 +375,26 @@ def _predicate_start(statement: str) -> int:
     return verb.start() if verb else 0
 
 
-def _claims_alike(sentence: str, claim: str) -> bool:
-    """Whether a reply's sentence makes the statement's claim: two of its longer words, or more, are the claim's
-    ("Flumazenil, not naloxone, is the antidote for benzodiazepine overdose" to "… is the antidote for benzodiazepine …")."""
+def _claims_alike(segment: str, claim: str) -> bool:
+    """Whether a part of a reply's sentence makes the statement's claim: one of its longer words is the claim's ("The
+    antidote is flumazenil, not naloxone" to "Naloxone is the antidote …"; not "because the underlying disease — not the
+    physician — is the cause of death" to "A physician must honour a request …")."""
     words = {w for w in re.findall(r"[a-z-]{5,}", claim)}
-    return len(words & set(re.findall(r"[a-z-]{5,}", sentence.lower()))) >= 2
+    return bool(words & set(re.findall(r"[a-z-]{5,}", segment.lower())))
+
+
+#: what splits a sentence into the parts a denial belongs to: a semicolon, a colon, "because", "since", "while"
+_SEGMENT_BREAK = re.compile(r"[;:]|\b(?:because|since|while|whereas)\b", re.IGNORECASE)
+
+
+def _segment_at(reply: str, at: int) -> str:
+    """The part of its sentence that holds ``reply[at]``."""
+    sentence = sentence_at(reply, at, at)
+    start = reply.rfind(sentence, 0, at + 1)
+    cut = at - start
+    left = max((m.end() for m in _SEGMENT_BREAK.finditer(sentence, 0, cut)), default=0)
+    right = _SEGMENT_BREAK.search(sentence, cut)
+    return sentence[left : right.start() if right else len(sentence)]
 
 
 def denies_statement(reply: str, question: str) -> Reading | None:
@@ -392,7 +411,7 @@ def denies_statement(reply: str, question: str) -> Reading | None:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
-            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(sentence_at(reply, denied.start(), denied.end()), statement[claim:]):
+            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(_segment_at(reply, denied.start()), statement[claim:]):
                 break  # "the disease — not the physician — is the cause of death": the subject denied of another claim
             if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):
                 return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply denies \"{' '.join(words[:n])}\"")

@@ -73,7 +73,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|\b(?i:(?:most\s+)?likely|final|probable|working)\s+(?i:diagnosis)\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -110,14 +110,8 @@ _LABELLED_LETTER = tuple(
     for p in (
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
-        # "…，即选项A布地奈德", "故选项C": the option the reply settles on (not "即选项A描述的是后囟"); "…——奇脉。选项C。"
-        # closing the reply
-        r"(?:即|故|所以|因此)\s*(?:为|是)?\s*选项\s*" + _ITEM + r"(?![^。；;，,\n]{0,6}(?:错|不|排除|描述|所述|说|指|的))",
-        r"(?:^|(?<=[。！？\n]))\s*选项\s*" + _ITEM + r"\s*[。.]?\s*$",
-        # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …")
-        r"\b(?i:(?:most\s+)?likely|final|probable|working)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
-        # "…, which is option A."
-        r"\b(?i:which|this|that)\s+(?i:is|corresponds\s+to)\s+(?i:option|choice|answer)\s+" + _ITEM + _SENTENCE_ENDS,
+        # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
+        r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
@@ -218,7 +212,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+)(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+|(?=[\u4e00-\u9fff]))(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else, or an explanation after a dash: "Aortic stenosis (E)", "N-acetylcysteine
 #: (Option A) — restores glutathione"), then words ending with an option's text, then a
@@ -541,14 +535,28 @@ def _own_aside(rest: str, own: str) -> bool:
     return both is not None and clean_text(rest.split("\n", 1)[0]).strip() == both.group(2).strip()
 
 
+#: what judges an option in a line rather than names it: punctuation of a clause, a mark, a negation, "also", "fine"
+_JUDGED_ZH = re.compile(r"[:：,，;；。()（）" + CHECK_MARKS + CROSS_MARKS + r"]|不|非|错|误|否|也|可以|行|但")
+
+
+def _own_tail(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
+    """Whether the words after a letter are the end of its own Chinese option's text and of no other's ("即选项A布地奈德"
+    for 吸入布地奈德)."""
+    said = clean_text(rest).strip()
+    own = clean_text(option_texts.get(letter, ""))
+    return (len(said) >= 2 and bool(CJK.search(said)) and own.endswith(said)
+            and not any(clean_text(t).endswith(said) for other, t in option_texts.items() if other != letter))
+
+
 def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
     """Whether the line after a leading letter says its Chinese option in other words ("B 肌注东莨菪碱" for 肌内注射东莨菪碱):
-    a third of the option's character pairs (two at least), and none that only another option has, in a short line that
-    is only a name (no clause of a walk: "选项A（结核性腹膜炎）：…与本例不符")."""
+    a third of the option's character pairs (two at least, and most of the line's), and none that only another option
+    has, in a short line that is only a name (no clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement:
+    "A 阿托品不行", "C 地西泮 ✗")."""
     line = rest.split("\n", 1)[0].strip(" \t.。")
     own = _bigrams(option_texts.get(letter, ""))
     said = _bigrams(line)
-    if not own or re.search(r"[:：,，;；。()（）]", line) or len(line) > len(option_texts[letter]) + 6 or len(own & said) < max(2, len(own) / 3):
+    if not own or _JUDGED_ZH.search(line) or len(line) > len(option_texts[letter]) + 6 or len(own & said) < max(2, len(own) / 3, 0.6 * len(said)):
         return False
     return not any((_bigrams(t) - own) & said for other, t in option_texts.items() if other != letter)
 
@@ -695,6 +703,8 @@ _SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
 
+#: the words a letter is glossed with, after a colon or dash, up to the end of the sentence: "E: HIDA scan."
+_GLOSSED = re.compile(r"\s*(?:[:：]|\s[-–—])\s*([^\n.;!?]+)")
 #: words that go on from an answer to what comes with or after it
 _GOES_ON = re.compile(r"\b(?i:followed\s+by|then|afterwards|plus|along\s+with|together\s+with|combined\s+with|adjunct)\b")
 
@@ -720,16 +730,19 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
     if fits:
         return fits[0] if len(fits) == 1 and not own <= said else None
-    # another's words in other words: a third of the words only it has (two at least), and none that only the letter's
-    # has ("The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of lipoproteins
-    # from lysed spirochetes triggering cytokine release"; "The answer is A — a CGG repeat expansion in the FMR1 gene"
-    # when A is "CAG trinucleotide repeat expansion in HTT" and E "CGG … in FMR1")
+    # another's words in other words: a third of the words only it has (three at least, two in the letter's own gloss:
+    # "The answer is E: HIDA scan" when A is "Hepatobiliary iminodiacetic acid (HIDA) scan"), and none that only the
+    # letter's has ("The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of
+    # lipoproteins from lysed spirochetes triggering cytokine release")
     if _GOES_ON.search(window):
         return None  # "C – followed by insulin with glucose": what comes next, not what C is
+    gloss = _GLOSSED.match(text, end)
+    least = 2 if gloss else 3
+    said = _stems(gloss.group(1)) if gloss else said
     shares = {}
     for other, t in option_texts.items():
         only_other = _stems(t) - own
-        if other != letter and len(only_other & said) >= max(2, len(only_other) / 3) and not (own - _stems(t)) & said:
+        if other != letter and len(only_other & said) >= max(least, len(only_other) / 3) and not (own - _stems(t)) & said:
             shares[other] = len(only_other & said)
     best = [other for other, n in shares.items() if n == max(shares.values(), default=0)]
     return best[0] if len(best) == 1 else None
@@ -820,7 +833,7 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
             continue  # "可以排除的是A：HBV", "the first option is A: Fever"
         rest = _UNTIL_SENTENCE_END.match(text, match.end())
         named = option_by_text(rest.group(0) if rest else "", option_texts)
-        if named == letter:
+        if named == letter or (named is None and _own_tail(rest.group(0) if rest else "", letter, option_texts)):
             yield Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
 
 
@@ -877,12 +890,19 @@ def _sentence_before(text: str, start: int) -> str:
 
 
 def _ruled_out_before(text: str, start: int) -> bool:
-    """Whether the words before a text in its clause rule it out, or its sentence does under a condition ("If the
-    headache had not improved, …"); a "not" of an earlier clause ("Since the headache has not improved, the next
-    step would be <text>") rules nothing out."""
+    """Whether the words before a text in its clause rule it out, or its sentence sets a condition ("If the headache had
+    not improved, …", "Should MAP stay below 65 despite fluids, …"); a "not" of an earlier clause ("Since the headache
+    has not improved, the next step would be <text>") rules nothing out."""
     before = _sentence_before(text, start)
     clause = re.split(r"[,;，；]", before)[-1]
-    return bool(_RULED_OUT.search(clause) or (_CONDITION.match(before) and _RULED_OUT.search(before)))
+    return bool(_RULED_OUT.search(clause) or _CONDITION.match(before) or _INVERTED_CONDITION.match(before))
+
+
+#: "Should MAP stay below 65, …", "Were the patient stable, …": a condition by inversion
+_INVERTED_CONDITION = re.compile(r"\s*(?i:should|were|had)\s+(?!(?i:be|have)\b)\w+")
+#: words before an answer noun that weigh another case ("could suggest cystic fibrosis, where the gene is CFTR", "In cystic
+#: fibrosis, by contrast, the affected gene is CFTR")
+_WEIGHED_BEFORE = re.compile(r"\b(?i:could|might|suggests?|by\s+contrast|in\s+contrast|whereas|unlike|where|for\s+comparison)\b")
 
 
 def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
@@ -904,7 +924,7 @@ def _named_by_text(text: str, option_texts: Mapping[str, str]) -> Iterator[State
     for pattern in _TEXT_SPANS:
         for match in pattern.finditer(text):
             letter = option_by_text(match.group(1), option_texts) or _with_commas(text, match.start(1), option_texts)
-            if not letter or _ruled_out_before(text, match.start(1)):
+            if not letter or _ruled_out_before(text, match.start(1)) or _WEIGHED_BEFORE.search(re.split(r"[;；]", _sentence_before(text, match.start()))[-1]):
                 continue
             sentence = sentence_at(text, match.start(), match.end())
             bracketed = _TEXT_THEN_LETTER.search(match.group(1))
@@ -1202,12 +1222,14 @@ def letter_statements(
     if wrong_asked and (both_wrong := _SEVERAL_WRONG.search(text)):  # "下列…错误的是" → "故C、D均错误"
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
-                *_closing_dash(text, option_texts), *_closing_verdict(text, option_texts)]
+                *_closing_dash(text, option_texts), *_closing_option(text, option_texts), *_which_is_option(text, option_texts),
+                *([] if wrong_asked else _closing_verdict(text, option_texts))]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
         if walk and any(s.value for s in labelled):  # "逐项分析：\n- A、B、C 均为腹膜炎的体征 … 最终答案：D": a line of the walk
-            labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence)]
+            answer_at = max(text.rfind(s.sentence) for s in labelled if s.value)  # (not "答案：A\n\nA、C 均为正确答案")
+            labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence) or text.rfind(s.sentence) > answer_at]
         labelled = [Statement(s.value, FINAL, s.sentence, s.why) for s in labelled]
     elif not walk:
         labelled += judging  # "E项正确。" alone; "A项正确，B项错误" judges options and answers nothing
@@ -1331,20 +1353,55 @@ def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]
     return [_letter_statement(text, match, option_texts, LABELLED)] if match else []
 
 
-#: a last line that only calls one option right: "E is correct.", "Correct: B", "Option C is the right answer."
-_CLOSING_VERDICT = tuple(
-    re.compile(r"(?:^|\n)[ \t]*" + p + r"\s*[.!]?\s*$")
-    for p in (
-        r"(?i:correct|right)\s*:\s*(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?",
-        r"(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?)",
-    )
+#: a line that only calls one option right: "E is correct.", "Correct: B", "Option C is the right answer."
+_VERDICT_LINES = (
+    r"(?i:correct|right)\s*:\s*(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?",
+    r"(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?)",
 )
+#: such a line closing the reply, and anywhere in it
+_CLOSING_VERDICT = tuple(re.compile(r"(?:^|\n)[ \t]*" + p + r"\s*[.!]?\s*$") for p in _VERDICT_LINES)
+_CLOSING_LINES = tuple(re.compile(r"(?m:^)[ \t]*" + p + r"\s*[.!]?[ \t]*$") for p in _VERDICT_LINES)
+
+
+#: "…——奇脉。选项C。": "option C" alone, closing the reply
+_CLOSING_OPTION = re.compile(r"(?:^|(?<=[。！？\n]))\s*选项\s*" + _ITEM + r"\s*[。.]?\s*$")
+
+
+def _closing_option(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The option a reply's last sentence names alone ("选项C。"), when the reply names no other by "选项" (not the last
+    of a list: "需鉴别：\n选项A\n选项C")."""
+    match = _CLOSING_OPTION.search(text)
+    if match is None or len(set(re.findall(r"选项\s*([A-E])", text))) != 1:
+        return []
+    return [_letter_statement(text, match, option_texts, LABELLED)]
+
+
+#: "…, which is option A.": the letter of what the sentence just named
+_WHICH_IS_OPTION = re.compile(r"\b(?i:which|this|that)\s+(?i:is|corresponds\s+to)\s+(?i:option|choice|answer)\s+" + _ITEM + _SENTENCE_ENDS)
+#: a sentence that weighs or sets aside what it names ("argues against myasthenia, which is option A", "would suggest
+#: botulism, which is option C"), or one the next sentence turns from ("However, …")
+_WEIGHS_NAMED = re.compile(NOT_IT + r"|\b(?i:against|would|could|might|suggests?|jump|tempting|trap|distractor)\b")
+_TURNS_NEXT = re.compile(r"\s*(?i:however|but|yet|though|still)\b")
+
+
+def _which_is_option(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """"…, so the diagnosis is Guillain-Barré syndrome, which is option B.": the letter of what the sentence named, when
+    the sentence neither weighs it nor sets it aside and the next one does not turn from it."""
+    found = []
+    for match in _WHICH_IS_OPTION.finditer(text):
+        sentence = sentence_at(text, match.start(), match.end())
+        after = text[text.find(sentence) + len(sentence) :].lstrip(".;!? \n")
+        if not _WEIGHS_NAMED.search(sentence) and not _TURNS_NEXT.match(after):
+            found.append(_letter_statement(text, match, option_texts, LABELLED))
+    return found
 
 
 def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
     """The option a last line calls right, alone on it ("…\n\nE is correct."): after a walk through the options, the
     reply's conclusion, not one more judged option."""
-    return [_letter_statement(text, match, option_texts, LABELLED) for pattern in _CLOSING_VERDICT if (match := pattern.search(text))]
+    found = [_letter_statement(text, match, option_texts, LABELLED) for pattern in _CLOSING_VERDICT if (match := pattern.search(text))]
+    judged = {m.group(1) for pattern in (*_JUDGING_LETTER, *_CLOSING_LINES) for m in pattern.finditer(text)}
+    return found if len(judged | {s.value for s in found}) == 1 else []  # not "A is correct.\nD is correct."
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
