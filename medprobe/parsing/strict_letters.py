@@ -895,11 +895,12 @@ def _ruled_out_before(text: str, start: int) -> bool:
     has not improved, the next step would be <text>") rules nothing out."""
     before = _sentence_before(text, start)
     clause = re.split(r"[,;，；]", before)[-1]
-    return bool(_RULED_OUT.search(clause) or _CONDITION.match(before) or _INVERTED_CONDITION.match(before))
+    return bool(_RULED_OUT.search(clause) or (_CONDITION.match(before) and _RULED_OUT.search(before)) or _IF.match(before))
 
 
-#: "Should MAP stay below 65, …", "Were the patient stable, …": a condition by inversion
-_INVERTED_CONDITION = re.compile(r"\s*(?i:should|were|had)\s+(?!(?i:be|have)\b)\w+")
+#: a sentence opening with a condition that the answer depends on ("If …", "Should MAP stay below 65, …", "Were the
+#: patient stable, …"; not "When a patient presents so, the diagnosis is …")
+_IF = re.compile(r"\s*(?:(?i:if|unless|in\s+case)\b|如果|若|假如|(?i:should|were|had)\s+(?!(?i:be|have)\b)\w+)")
 #: words before an answer noun that weigh another case ("could suggest cystic fibrosis, where the gene is CFTR", "In cystic
 #: fibrosis, by contrast, the affected gene is CFTR")
 _WEIGHED_BEFORE = re.compile(r"\b(?i:could|might|suggests?|by\s+contrast|in\s+contrast|whereas|unlike|where|for\s+comparison)\b")
