@@ -95,7 +95,7 @@ def en_letter(q: Question) -> Iterator[Form]:
         (f"{x} is the answer. {y} is wrong.", x), (f"The right choice here is {tx} ({x}).", x),
         (f"I'm not sure, but I think it's {x}.", None), (f"The first option is {y}: {ty}, which is unlikely here.", None),
         (f"1. {y} is wrong because it does not fit\n2. {x} fits\nThe answer is {x}.", x), (f"The diagnosis is not {ty}.", None),
-        (f"The answer is not {y}; it is {x}.", x), (f"Final answer: {y}\nWait, let me reconsider. Final answer: {x}", None),
+        (f"The answer is not {y}; it is {x}.", x), (f"Final answer: {y}\nWait, let me reconsider. Final answer: {x}", x),
         (f"The best answer is {x}, not {y}.", x),
         (f"{tx} ({x}) is the most likely diagnosis.", x), (f"{ty} ({x}) is the most likely diagnosis.", None), (f"[ANSWER] {x}", x),
         (f"{tx} is first line here; answer {x}.", x), (f"I'm going with {x}.", x),

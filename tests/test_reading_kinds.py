@@ -366,11 +366,13 @@ NIGRA = {"A": "Caudate nucleus", "B": "Substantia nigra pars compacta", "C": "Lo
     ("The answer is A. The caudate degenerates... wait, actually that is not correct. The caudate is Huntington's."
      "\n\nSo the correct answer is B. Substantia nigra pars compacta.", "B"),
     ("答案是A。不对，更正一下：正确答案是B。", "B"),
-    # look-alikes: a retraction with no answer after it, a plain "actually" or a reconsideration that takes
-    # nothing back (two answers)
+    # a reconsideration takes back what came before it, as blind readers take it ("Wait, let me reconsider. … The correct
+    # answer is D")
+    ("Final answer: A\nWait, let me reconsider. Final answer: B", "B"),
+    ("答案：A\n\n抱歉，上面的回答可能有误。两者都是可能的并发症，请以教材为准。", None),
+    # look-alikes: a retraction with no answer after it, a plain "actually"
     ("The answer is A. Wait, that is not correct. I am not sure.", None),
     ("The answer is A. Actually, B is also possible.", None),
-    ("Final answer: A\nWait, let me reconsider. Final answer: B", None),
 ])
 def test_an_answer_taken_back_gives_way_to_the_one_after(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(NIGRA), option_texts=NIGRA, language="zh" if "。" in reply else "en")
@@ -1369,5 +1371,56 @@ DYSTONIA = {"A": "加大氟哌啶醇剂量", "B": "肌内注射东莨菪碱", "C
     ("急性肌张力障碍的处理首选肌内注射东莨菪碱，地西泮也常用，很难说哪一个最好。", DYSTONIA, None),
 ])
 def test_chinese_option_words_after_a_letter_a_closing_option_and_hard_to_say(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+ACE = {"A": "Increased angiotensin II levels", "B": "Decreased aldosterone secretion", "C": "Increased renin release",
+       "D": "Decreased degradation of bradykinin", "E": "Posterior hip dislocation"}
+OCD = {"A": "Alprazolam", "B": "Haloperidol", "C": "Lithium carbonate", "D": "Cystoscopy and CT urography", "E": "Fluvoxamine"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # a conclusion after an explaining "when" clause answers; a case set by "if" does not
+    ("When ACE is inhibited, bradykinin accumulates in the lungs and stimulates the cough reflex, so the answer is D.", ACE, "D"),
+    ("If the cough began after the dose was raised, the answer is D.", ACE, None),
+    ("**Most appropriate pharmacotherapy: Fluvoxamine (E)**\n\nAn SSRI treats the obsessions.", OCD, "E"),
+    ("Least appropriate drug: Haloperidol (B) — it does not treat the obsessions.", OCD, None),
+    ("This is a posterior dislocation of the hip.", ACE, "E"),  # the option's words reordered, "of the" added
+    ("Cystoscopy with CT urography — painless hematuria in a smoker needs both tracts imaged.", OCD, "D"),
+])
+def test_conclusions_after_when_most_appropriate_labels_reordered_names_and_with_for_and(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    question = "Question: Which is it?\nOptions: " + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\nAnswer:"
+    assert read_strict(reply, fmt, question).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("> Fomepizole inhibits alcohol dehydrogenase.\n\n✔️ **TRUE** — used for methanol poisoning.", True),
+    ("## Verdict: ✅ True\n\n**Why:** aldosterone is lost.", True),
+    ("## Verdict: ✅ False\n\n**Why:** aldosterone is kept.", False),
+])
+def test_a_verdict_after_a_check_mark(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+ZH_OXYGEN = {"A": "高浓度吸氧", "B": "持续低浓度吸氧", "C": "间断高浓度吸氧", "D": "高压氧治疗", "E": "暂不吸氧"}
+SYPHILIS = {"A": "链霉素", "B": "庆大霉素", "C": "氯霉素", "D": "甲硝唑", "E": "青霉素"}
+TORSION = {"A": "抗生素治疗后观察", "B": "经腹部手法复位", "C": "立即手术治疗", "D": "3个月后复查B超", "E": "镇痛对症治疗"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("答案是C。持续低浓度吸氧，避免二氧化碳潴留加重。", ZH_OXYGEN, None),  # the letter's gloss is another option's text
+    ("答案是B。持续低浓度吸氧，避免二氧化碳潴留加重。", ZH_OXYGEN, "B"),
+    ("切除引物的是链霉素，然后由青霉素连接，所以两者都参与，答案应选AE。", SYPHILIS, None),
+    ("这道题的答案取决于“首选”指什么，A或C均有道理。", SYPHILIS, None),
+    ("- A 链霉素：可用，但非首选\n- B 庆大霉素：过敏时替代\n- C 氯霉素：不作为首选\n- **E 青霉素：首选** ✅", SYPHILIS, "E"),
+    ("壁层上皮细胞增生形成新月体，对应选项A，因此不选。\n\n正确答案：C", SYPHILIS, "C"),
+    ("卵巢囊肿蒂扭转一经确诊应立即手术治疗，以免卵巢缺血坏死。", TORSION, "C"),
+    ("不应立即手术治疗，先观察。", TORSION, None),
+    ("促胎肺成熟应选用 **C. 氯霉素**。", SYPHILIS, "C"),
+    ("Penicillin remains first-line for syphilis — answer E.", SYPHILIS, "E"),
+])
+def test_chinese_glosses_several_letters_walk_marks_should_do_and_closing_answers(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected

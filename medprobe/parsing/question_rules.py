@@ -140,8 +140,9 @@ def _capitalised_name(name: str) -> re.Pattern[str]:
 def _name_pattern(name: str) -> re.Pattern[str]:
     """Where a name stands: a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one
     anywhere; a list in it may be written with "and" ("pyrimethamine, sulfadiazine, and leucovorin"), "X plus Y" as
-    "X + Y". Compiled once per name: option texts recur across replies."""
-    listed = re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
+    "X + Y", "X and Y" as "X with Y". Compiled once per name: option texts recur across replies."""
+    listed = (re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
+              .replace(r"\ and\ ", r"\s+(?:and|with|plus|\+)\s+"))
     return re.compile(listed if CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])")
 
 

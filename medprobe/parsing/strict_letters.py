@@ -73,7 +73,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -160,12 +160,12 @@ _LABELLED_LETTER = tuple(
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
         r"(?:故|所以|因此)(?:应)?答\s*" + _ITEM,
-        r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))",
+        r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))(?![，,]\s*(?:因此|所以|故)?\s*不选)",  # not "对应选项A，因此不选"
         r"(?:故|所以|因此)(?:(?![不未无禁勿])[^\n。；;，,]){0,8}?(?:给予|使用|采用)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!]))",
         # "选项：" heads the option list in our own prompts: a letter after it that is followed by ":" or on the
         # next line is a copy of that list, not an answer
         r"(?<!其他)(?<!其余)(?<!其它)选项[ \t]*(?:是|为|应为|应该是|:)[ \t]*" + _ITEM + r"(?![ \t]*:)",
-        r"(?<![不未误])(?:应|应该|我|故|则)?选(?:择)?\s*(?:是|为)?\s*:?\s*" + _ITEM,  # not "容易误选A"
+        r"(?<![不未误])(?:应|应该|我|故|则)?选(?:择)?[ \t]*(?:是|为)?[ \t]*:?[ \t]*" + _ITEM,  # not "容易误选A", nor "非首选\nB …"
         r"(?:最好|最佳|正确|合适|恰当)的?(?:选择|选项|答案)\s*(?:是|为|应为)\s*" + _ITEM,
         # "最常见的部位是E选项": a letter named as an option by the sentence's verb (never "不是E选项", nor the 为 of
         # "误认为A选项正确", nor "有人认为是A项")
@@ -186,9 +186,9 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:hence|thus|therefore|so)\s*,?\s*(?:(?i:option|choice)\s+)?" + _ITEM + r"(?=\s+(?i:is|would\s+be)\s+(?i:the\s+)?(?i:most\s+likely|best|correct|right|answer)\b)",
         _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
         # "本题答案为AB", "the answer is AC": several letters written together after the label (read as several)
-        r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
+        r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
-        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
+        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|有道理|是(?!错|不)))",
         # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
         # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
         r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
@@ -212,7 +212,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+|(?=[\u4e00-\u9fff]))(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|选用|选择|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+|(?=[\u4e00-\u9fff]))(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else, or an explanation after a dash: "Aortic stenosis (E)", "N-acetylcysteine
 #: (Option A) — restores glutathione"), then words ending with an option's text, then a
@@ -264,7 +264,7 @@ _NO_SINGLE_ANSWER = re.compile(
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
-    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
+    r"(?i:\b(?:not|unlikely|least\s+(?:likely|appropriate|useful|helpful|effective|common|probable)|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
     r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别(?!方法|要点|点|的意义)|其次|另一|不应|不宜|避免|慎用"
 )
 #: right after an answer letter, more letters written on to it ("答案为AB")
@@ -334,14 +334,14 @@ NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
 ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
 _ZH_VERB_ENDS = "是为于及用选"
-#: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "不对，更正一下"
-#: ("Wait, let me reconsider. Final answer: A" after "Final answer: D" takes nothing back: two answers)
+#: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "Wait, let me
+#: reconsider.", "不对，更正一下"
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
-    r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
+    r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look|let\s+me\s+(?:reconsider|re-?think|think\s+(?:again|this\s+through\s+again)))\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
+    r"|(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
 )
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
@@ -357,6 +357,8 @@ _TEXT_SPANS = (
     re.compile(r"(?<![不未禁慎])选用[ \t]*([^\n。;；，,]+)"),
     # "华法林过量导致出血时，应使用维生素K进行拮抗"
     re.compile(r"(?<![不未无毋勿禁])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
+    # "处理上应该<text>，…", "一经确诊应立即手术治疗", "建议行腹腔镜胆囊切除术": what the reply says should be done
+    re.compile(r"(?<![不未无毋勿禁反适效响供])(?:应该|应当|应|建议)(?:行|采用|采取)?[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
@@ -1015,10 +1017,14 @@ def _whole_text(sentence: str, option_texts: Mapping[str, str]) -> str | None:
 _WORD = re.compile(r"[\w-]+")
 
 
+#: words a reordered name may add or leave out: "posterior dislocation of the hip" for "Posterior hip dislocation"
+_SMALL = frozenset({"of", "the"})
+
+
 def _same_words(sentence: str, texts: Mapping[str, str]) -> str | None:
     """The one option whose text has the sentence's words in another order, brackets aside (two words or more)."""
-    words = sorted(_WORD.findall(sentence))
-    same = {letter for text, letter in texts.items() if len(words) > 1 and sorted(_WORD.findall(text)) == words}
+    words = sorted(w for w in _WORD.findall(sentence) if w not in _SMALL)
+    same = {letter for text, letter in texts.items() if len(words) > 1 and sorted(w for w in _WORD.findall(text) if w not in _SMALL) == words}
     return same.pop() if len(same) == 1 else None
 
 
@@ -1186,15 +1192,16 @@ _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n
 
 
 def _other_text_next(text: str, found: Sequence[Statement], option_texts: Mapping[str, str]) -> list[Statement]:
-    """The letter's sentence followed by one that is only another option's whole text ("答案：B。系统性红斑狼疮。" when
-    that is D): the letter and the text disagree, so the reply commits to neither."""
+    """The letter's sentence followed by one that is (or opens with a clause that is) only another option's whole text
+    ("答案：B。系统性红斑狼疮。" when that is D, "答案是C。持续低浓度吸氧，避免…" when that is B): the letter and the text
+    disagree, so the reply commits to neither."""
     letters = {s.value for s in found if s.value is not None}
     if len(letters) != 1:
         return []
     (letter,) = letters
     last = max((at + len(s.sentence) for s in found if s.value is not None and (at := text.rfind(s.sentence)) >= 0), default=-1)
     after = _NEXT_SENTENCE.match(text, last) if last >= 0 else None
-    other = _whole_text(after.group(1), option_texts) if after else None
+    other = _whole_text(after.group(1), option_texts) or _whole_text(re.split(r"[，,]", after.group(1))[0], option_texts) if after else None
     return [Statement(None, LABELLED, after.group(1), f"{CONFLICT}: {letter} with the text of {other}")] if other not in (None, letter) else []
 
 
@@ -1344,8 +1351,8 @@ STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 
 #: "… the most common malignant testicular tumor of young children — E." (or "— option E."): a dash and a letter closing the reply's last
 #: sentence (never one ruling out: "Aortic dissection is unlikely — E.")
-_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*(?:(?i:option|choice)\s+)?[A-E]\s*[.!]?\s*$")
-_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?:(?i:option|choice)\s+)?([A-E])\s*[.!]?\s*$")
+_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*(?:(?i:option|choice|answer)\s+)?[A-E]\s*[.!]?\s*$")
+_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?:(?i:option|choice|answer)\s+)?([A-E])\s*[.!]?\s*$")
 
 
 def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
@@ -1460,6 +1467,11 @@ _DEGREE = re.compile(r"\b(?i:partially|partly|mostly|somewhat)\b(?!\s+(?i:sure|c
 _VERDICTS = ("verdict", "yes/no answer")
 
 
+#: a conclusion after an explaining clause: "When ACE is inhibited, bradykinin accumulates …, so the answer is D" answers
+#: for the case at hand (not "If …, the answer is C")
+_CONCLUDES = re.compile(r"[,，]\s*(?:(?i:so|therefore|thus|hence)\b|所以|因此|故)")
+
+
 def decide(statements: Sequence[Statement], options: Sequence[str], what: str = "option", text: str = "") -> Reading:
     """One reading from the answer statements of ``text``, or the reason there is none (its first words
     one of ``medprobe.parsing.reading.UNREAD_KINDS`` where it is one of those). The strongest rule that
@@ -1471,7 +1483,8 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
         why = next((s.why for s in unread if s.why), "")
         several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
         return Reading(None, UNPARSED, why or f"{several} in one answer")
-    if any(hedged(_DEGREE.sub("", s.sentence) if what == "option" else s.sentence) or _CONDITION.match(s.sentence) for s in statements):
+    if any(hedged(_DEGREE.sub("", s.sentence) if what == "option" else s.sentence) or (_CONDITION.match(s.sentence) and not _CONCLUDES.search(s.sentence))
+           for s in statements):
         return Reading(None, UNPARSED, f"{HEDGED} answer")  # also "如果考的是…，则应选B": an answer for one case
     values = {s.value for s in statements}
     if len(values) > 1:

@@ -121,6 +121,10 @@ _SUBJECT = (
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
 
+#: a check mark (and its emoji variation selector) before a verdict word
+_MARKED = re.compile(rf"(?:[{CHECK_MARKS}]\ufe0f?\s*)?")
+
+
 def _mask_statement(match: re.Match[str]) -> str:
     quoted = next(group for group in match.groups() if group is not None)
     return _QUOTED if _STATEMENT.search(quoted) else match.group(0)
@@ -137,7 +141,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
     found: list[Statement] = []
     start = re.match(_ADVERB + _COPULA + word.pattern, text)
     for segment in _SEGMENT.finditer(text):
-        later = word.match(text, segment.end())
+        later = word.match(text, _MARKED.match(text, segment.end()).end())  # "✔️ TRUE — …" on a line of its own
         if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{CHECK_MARKS}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:
@@ -161,7 +165,7 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
         if bool(match.group("b_t") or match.groupdict().get("b_nf")) != _value(match):
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end())))
     for lead in (_LABEL, subjects):
-        for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?" + word.pattern, text):
+        for match in re.finditer(rf"(?<![\w])(?:{lead})[\"'“「『]?{_MARKED.pattern}" + word.pattern, text):  # "Verdict: ✅ True"
             if _CONDITIONAL.search(text, 0, match.start()) or _PART_OF.search(text, 0, match.start()):
                 continue  # "judge whether her answer is right", "the first part of the statement is true": no verdict
             several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
