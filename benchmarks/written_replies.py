@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-49", "en-50", "en-51", "en-52", "zh-50", "zh-51", "zh-52", "zh-53"})
+UNSEEN = frozenset({"en-53", "en-54", "en-55", "zh-54", "zh-55", "zh-56"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
