@@ -1424,3 +1424,58 @@ TORSION = {"A": "抗生素治疗后观察", "B": "经腹部手法复位", "C": "
 def test_chinese_glosses_several_letters_walk_marks_should_do_and_closing_answers(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     assert read_strict(reply, fmt).value == expected
+
+
+SIADH = {"A": "Syndrome of inappropriate antidiuretic hormone secretion", "B": "Primary polydipsia", "C": "Central diabetes insipidus",
+         "D": "Amphotericin B plus flucytosine", "E": "Ventriculoperitoneal shunt"}
+PCOS = {"A": "Combined oral contraceptive pills", "B": "Clomiphene citrate", "C": "Letrozole", "D": "Spironolactone monotherapy",
+        "E": "Laparoscopic ovarian drilling"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    ("The answer is SIADH (option A). Small cell carcinoma secretes ectopic ADH.", SIADH, "A"),
+    ("**Diagnosis: Normal pressure hydrocephalus**\n\nThe triad is present.\n\n**Treatment: E. Ventriculoperitoneal shunt**", SIADH, "E"),
+    ("Diagnosis: chronic myeloid leukemia.\n\nTreatment: A BCR-ABL inhibitor such as imatinib.", SIADH, None),  # the article
+    # a letter glossed with another option's words, what follows "followed by" aside
+    ("The answer is A: amphotericin B combined with flucytosine for 2 weeks, followed by fluconazole.", SIADH, None),
+    ("The answer is D: amphotericin B combined with flucytosine for 2 weeks, followed by fluconazole.", SIADH, "D"),
+    ("Combined oral contraceptives.", PCOS, "A"),  # a short answer in the plural
+])
+def test_answer_is_text_with_its_letter_treatment_headings_glosses_and_plurals(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    question = "Question: Which is it?\nOptions: " + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\nAnswer:"
+    assert read_strict(reply, fmt, question).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("This statement is true as a textbook description, but misleading; it can't simply be classified as true or false.", None),
+    ("False — TIG is only needed if never vaccinated.\n\nActually, correction: with an unknown history TIG is indicated. "
+     "The statement is true.", True),
+])
+def test_a_statement_neither_true_nor_false_and_a_correction(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+SYMPATHETIC = {"A": "瞳孔缩小", "B": "支气管平滑肌收缩", "C": "胃肠运动增强", "D": "红细胞内2,3-DPG增多", "E": "心率加快"}
+AMINOGLYCOSIDE = {"A": "耳毒性和肾毒性", "B": "肝毒性", "C": "骨髓抑制", "D": "光敏反应", "E": "胃肠道反应"}
+SULFONYLUREA = {"A": "增加外周组织对葡萄糖的利用", "B": "抑制α-葡萄糖苷酶", "C": "增加胰岛素敏感性", "D": "抑制肝糖原异生", "E": "刺激胰岛B细胞释放胰岛素"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("Answer: E. Sympathetic stimulation speeds the heart. 其余选项（缩瞳、支气管收缩、胃肠运动增强）都是副交感神经兴奋的表现。",
+     SYMPATHETIC, "交感神经兴奋时可出现", "E"),
+    ("D。使曲线右移的因素包括2,3-DPG增多。A、B、C都是使曲线左移的因素。", SYMPATHETIC, "使氧解离曲线右移的因素是", "D"),
+    ("槟榔肝见于右心衰竭。答：B", SYMPATHETIC, "槟榔肝见于", "B"),
+    ('```json\n{"answer": {"option": "E", "text": "心率加快"}, "confidence": "high"}\n```', SYMPATHETIC, "交感神经兴奋时可出现", "E"),
+    ("氨基糖苷类最主要的不良反应是耳毒性（前庭和耳蜗损害）和肾毒性，此外还有神经肌肉阻滞。", AMINOGLYCOSIDE,
+     "氨基糖苷类抗生素最主要的不良反应是", "A"),
+    ("二甲双胍的主要作用机制是抑制肝糖原异生，它不刺激胰岛素分泌，因此单用一般不引起低血糖。", SULFONYLUREA, "磺酰脲类降糖药的主要作用机制是", None),
+    ("磺酰脲类的主要作用机制是刺激胰岛B细胞释放胰岛素，因此可以引起低血糖。", SULFONYLUREA, "磺酰脲类降糖药的主要作用机制是", "E"),
+    ("氨基糖苷类最早出现的不良反应是胃肠道反应。", AMINOGLYCOSIDE, "氨基糖苷类抗生素最主要的不良反应是", None),  # another superlative
+])
+def test_chinese_other_options_listed_answer_labels_nested_json_asides_and_other_subjects(
+    reply: str, texts: dict, stem: str, expected: object
+) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
+    assert read_strict(reply, fmt, question).value == expected

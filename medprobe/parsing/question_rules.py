@@ -61,9 +61,10 @@ from medprobe.parsing.strict_letters import (
 
 #: what rules out or sets aside an option in the clause that names it
 _SET_ASIDE = re.compile(
-    NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative|cannot|improbable)\b"
+    NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative|cannot|improbable"
+    r"|least\s+(?:likely|appropriate|useful|helpful|effective|common|probable))\b"
     r"|(?i:n't)\b"
-    r"|不|非|未|无|排除|鉴别|而|其次|禁"
+    r"|不(?!良|适)|非|未|无|排除|鉴别|而|其次|禁"  # not the 不 of 不良反应, 不适
 )
 #: a first sentence that turns rather than answers ("… but hyponatremia points elsewhere", "was my first thought"), or
 #: whose part before a semicolon sets a condition ("… would be the concern if the x-ray were clear")
@@ -81,9 +82,13 @@ _ANSWER_VERBS = ("是", "为", "于", "在", "选", "用", "即", "致", "称", 
 _OR = re.compile(r"\b(?i:or)\b|或")
 _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<=[\u4e00-\u9fff])[!?]|\s[—–-]\s")
 #: a name that is one item of a list: a list word or separator just before it, or just after it (a comma that goes on
-#: with "because", "which", "a …", "此外", "然后"… ends the answer's clause instead)
+#: with "because", "which", "a …", "此外", "然后"…, or with a clause of seven characters or more — "，主要不良反应有…" —
+#: ends the answer's clause instead)
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
-_LISTED_AFTER = re.compile(r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为))|\b(?i:and|or)\b|和|及|与|等)")
+_LISTED_AFTER = re.compile(
+    r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为|[^,，。;；\n、]{7,}))"
+    r"|\b(?i:and|or)\b|和|及|与|等)"
+)
 #: the reply sends the user elsewhere instead of answering ("consult a doctor", "建议咨询医生", "I'm not able to"), or
 #: leaves the answer open ("raise two main possibilities", "无法区分"; 无法确定 and its like are hedges already)
 _DEFERS = re.compile(
@@ -169,11 +174,19 @@ def _loops(text: str) -> bool:
 
 def named_by_question(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """The option a cleaned reply in which no other rule found one gives by our question: the stem completed
-    (``completes_stem``), else one option named alone (``named_alone``); never in a reply that loops."""
+    (``completes_stem``), else one option named alone (``named_alone``, also with the reply's short bracketed asides
+    left out: "耳毒性（前庭和耳蜗损害）和肾毒性"), else a short answer; never in a reply that loops."""
     text = reply.lower()  # the reply is folded already (``reply_text.normalise``)
     if _loops(text):
         return None
-    return completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
+    return (
+        completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
+        or (named_alone(bare, option_texts, question) if (bare := _ASIDE.sub("", reply)) != reply and _commits_in_prose(reply, option_texts, question) else None)
+    )
+
+
+#: a short aside in brackets inside a name: "耳毒性（前庭和耳蜗损害）和肾毒性", "消化性溃疡（十二指肠溃疡）急性穿孔"
+_ASIDE = re.compile(r"[（(](?!\s*[A-E]\s*[)）])[^（）()\n]{1,20}[)）]")  # never a bracketed letter
 
 
 def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:
@@ -192,7 +205,8 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     text = reply.lower()
     asked = asked_word(stem_of(question))
     named = _named(text, option_texts)
-    if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text, next(iter(named.values()))[0][0])):
+    if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text, next(iter(named.values()))[0][0])
+                           and not (asked == "诊断" and _NAMES_THE_CASE.match(text))):
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
@@ -204,7 +218,36 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
         return None  # "Perforation is the most dangerous complication" to a question on the commonest
     if asked and not any(_in_answer_place(text, start, end) for start, end in spans):
         return None  # "子宫肌瘤红色变性多见于妊娠期" describes an option, it does not give it
+    if _another_subject(text[: spans[0][0]], asked, stem_of(question)):
+        return None  # "二甲双胍的主要作用机制是…" to a question on 磺酰脲类
+    if _SOMEONE_ELSE.search(text[:first_end]) or _CALLED_WRONG.search(text, spans[0][1], first_end):
+        return None  # "有人认为…是砖红色胶冻样痰，这种说法是错误的"
     return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
+
+
+#: a first sentence giving someone else's belief, or calling the name wrong after it
+_SOMEONE_ELSE = re.compile(r"有人|误以为|(?<!我)认为|很多人|(?i:\bsome\s+(?:people|students|sources)\s+(?:think|believe|say))")
+_CALLED_WRONG = re.compile(r"说法(?:是)?(?:错误|不对|不正确)|是错误的|并不正确|(?i:\bis\s+(?:a\s+)?(?:wrong|incorrect|a\s+misconception))")
+
+
+#: words of a subject that our stem need not hold: one pointing back or naming the case ("该病", "本例", "患者", "这是典型的")
+_GENERIC_SUBJECT = re.compile(r"该|本|此|这|其|患者|病人|典型|主要|的|是|为")
+
+
+def _another_subject(before: str, asked: str, stem: str) -> bool:
+    """Whether the Chinese clause naming an option restates what our stem asks for (its asked word) of another subject:
+    a third or more of the character pairs before the asked word, two at least (words pointing back aside), that the
+    stem lacks ("二甲双胍的主要作用机制是" to "磺酰脲类降糖药的主要作用机制是", "周围性面瘫的特点是" to "中枢性面瘫的特点是"),
+    or another superlative ("…最早升高的标志物是" to "…特异性最高的…标志物是")."""
+    clause = ZH_CLAUSE.split(before)[-1]
+    if asked not in clause:
+        return False
+    head = clause[: clause.find(asked)]
+    subject = _GENERIC_SUBJECT.sub(" ", head)
+    pairs = {subject[i : i + 2] for i in range(len(subject) - 1) if CJK.search(subject[i]) and CJK.search(subject[i + 1])}
+    foreign = pairs - {stem[i : i + 2] for i in range(len(stem) - 1)}
+    tops = {m.group(0) for m in re.finditer("最.", head)}
+    return (len(foreign) >= 2 and len(foreign) >= len(pairs) / 3) or bool(tops and not tops & {m.group(0) for m in re.finditer("最.", stem)})
 
 
 _LATIN_WORD = re.compile(r"[a-z0-9]+")
@@ -217,6 +260,11 @@ _JOINED = re.compile(r"\b(?i:and|plus|then|or|followed\s+by)\b|[+/,]")
 _SHORT_LINE = re.compile(r"\s*((?=[\w+/-]*[A-Za-z])[A-Za-z0-9][\w+/-]*(?:[ \t]+[\w+/-]+){0,3})[ \t]*(?:[.!](?:\s|$)|\s*$)")
 
 
+def _singular(word: str) -> str:
+    """A word without its plural "s" ("contraceptives" → "contraceptive"), for comparing a short answer with an option."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> Reading | None:
     """An English reply whose first sentence is short (four words at most) all of whose words are in one option's
     text, and only that one's ("ERCP." for "Urgent ERCP with biliary decompression", "Oligoclonal bands." for
@@ -225,13 +273,17 @@ def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> 
     line = _SHORT_LINE.match(reply)
     if line is None or not _commits_in_prose(reply, option_texts, question):
         return None
-    words = {w for w in _LATIN_WORD.findall(line.group(1).lower()) if w not in _SMALL_WORDS}
+    words = {_singular(w) for w in _LATIN_WORD.findall(line.group(1).lower()) if w not in _SMALL_WORDS}
     if not words or re.search(NOT_IT, line.group(1)):
         return None
-    holding = [letter for letter, option in option_texts.items() if words <= set(_LATIN_WORD.findall(clean_text(option)))]
+    holding = [letter for letter, option in option_texts.items() if words <= {_singular(w) for w in _LATIN_WORD.findall(clean_text(option))}]
     if len(holding) != 1 or _JOINED.search(option_texts[holding[0]]) or set(_named(reply.lower(), option_texts)) - set(holding):
         return None
     return Reading(holding[0], OPTION_TEXT)
+
+
+#: a reply opening by naming the case, which answers a question asking for the diagnosis: "这是典型的强迫障碍", "本例为…"
+_NAMES_THE_CASE = re.compile(r"\s*(?:这|此|本例|该患者|该病例|患者)(?:是|为|应诊断为|诊断为)")
 
 
 def _both_first_choice(stem: str, text: str, start: int) -> bool:

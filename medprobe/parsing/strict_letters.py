@@ -73,7 +73,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*:\s*)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -110,6 +110,8 @@ _LABELLED_LETTER = tuple(
     for p in (
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
+        # "Treatment: E. Ventriculoperitoneal shunt": a heading of what is asked, a letter and its text
+        r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|next\s+(?:best\s+)?step|intervention)\s*:\s*" + _ITEM + r"(?=[.:)][ \t]+[A-Z\u4e00-\u9fff])",  # not the article of "Treatment: A BCR-ABL inhibitor"
         # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
         r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
@@ -156,6 +158,7 @@ _LABELLED_LETTER = tuple(
         # (not "so A, D, and E are incorrect": a list of options judged together)
         r"\b(?i:it(?:'s|\s+is)|therefore[,:]?|thus[,:]?|so,?)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
+        r"(?:^|(?<=[。！？\n\s]))答\s*:\s*" + _ITEM,  # "…常见于右心衰竭。答：B"
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
@@ -187,8 +190,9 @@ _LABELLED_LETTER = tuple(
         _LEFT + _ITEM + r"(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*(?:正确|最佳)(?:答案|选项)",
         # "本题答案为AB", "the answer is AC": several letters written together after the label (read as several)
         r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
-        # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first)
-        _LEFT + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|有道理|是(?!错|不)))",
+        # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first;
+        # not the last two of "A、B、C都是使曲线左移的因素", the others explained)
+        _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|有道理|是(?!错|不)))",
         # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
         # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
         r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
@@ -339,7 +343,7 @@ _ZH_VERB_ENDS = "是为于及用选"
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
-    r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look|let\s+me\s+(?:reconsider|re-?think|think\s+(?:again|this\s+through\s+again)))\b"
+    r"|(?:^|(?<=[.!?\s]))(?i:actually,?\s*)?(?i:correction)\s*:|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look|let\s+me\s+(?:reconsider|re-?think|think\s+(?:again|this\s+through\s+again)))\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
     r"|(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
 )
@@ -696,8 +700,8 @@ def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-#: Chinese words that set an option aside: "而不是…", "并非…", "不同于…"
-_ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如"
+#: Chinese words that set an option aside: "而不是…", "并非…", "不同于…", "其余选项（…）都是…"
+_ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如|其余|其他选项|其它选项"
 #: what sets an option's text aside in the words near a letter ("unlike", "although", "而非"…); "while" too after it
 _SETS_ASIDE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE)
 _SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE)
@@ -708,7 +712,7 @@ _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "
 #: the words a letter is glossed with, after a colon or dash, up to the end of the sentence: "E: HIDA scan."
 _GLOSSED = re.compile(r"\s*(?:[:：]|\s[-–—])\s*([^\n.;!?]+)")
 #: words that go on from an answer to what comes with or after it
-_GOES_ON = re.compile(r"\b(?i:followed\s+by|then|afterwards|plus|along\s+with|together\s+with|combined\s+with|adjunct)\b")
+_GOES_ON = re.compile(r"\b(?i:followed\s+by|then|afterwards|after\s+that|adjunct)\b")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -736,11 +740,11 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     # "The answer is E: HIDA scan" when A is "Hepatobiliary iminodiacetic acid (HIDA) scan"), and none that only the
     # letter's has ("The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of
     # lipoproteins from lysed spirochetes triggering cytokine release")
-    if _GOES_ON.search(window):
-        return None  # "C – followed by insulin with glucose": what comes next, not what C is
+    goes_on = _GOES_ON.search(window)  # "C – followed by insulin with glucose": what comes next is not what C is
+    said = _stems(window[: goes_on.start()]) if goes_on else said
     gloss = _GLOSSED.match(text, end)
     least = 2 if gloss else 3
-    said = _stems(gloss.group(1)) if gloss else said
+    said = _stems(_GOES_ON.split(gloss.group(1))[0]) if gloss else said
     shares = {}
     for other, t in option_texts.items():
         only_other = _stems(t) - own

@@ -51,6 +51,9 @@ def _as_text(value: Any) -> str | None:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return ", ".join(value)
+    if isinstance(value, dict):  # {"answer": {"option": "D", "text": "<its text>"}}: the one answer its own fields give
+        inner = {text for key, v in value.items() if _is_answer_field(key) and (text := _as_text(v)) is not None}
+        return inner.pop() if len(inner) == 1 else None
     return None
 
 
