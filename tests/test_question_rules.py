@@ -438,3 +438,80 @@ def test_replies_written_against_this_stops_rules(opts: dict, stem: str, zh: boo
 ])
 def test_true_false_replies_written_against_this_stops_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+# Replies a second review wrote against this stop's later rules: none may be read as an option (or verdict) the reply
+# does not commit to; where the reply commits in words no rule reads, the reading is None.
+SVT = {"A": "Amiodarone", "B": "Adenosine", "C": "Synchronized cardioversion", "D": "Metoprolol", "E": "Digoxin"}
+SVTS = "A 64-year-old man with palpitations has a narrow-complex tachycardia at 180/min, BP 118/76. Vagal maneuvers fail. What is the most appropriate next step?"
+HYPONATREMIA = {"A": "Fluid restriction", "B": "0.9% normal saline", "C": "3% hypertonic saline", "D": "Demeclocycline", "E": "Tolvaptan"}
+HYPONATREMIAS = "A 58-year-old woman with small cell lung cancer has a generalized seizure. Serum sodium is 112 mEq/L. What is the most appropriate next step in management?"
+TP = {"A": "Chest x-ray", "B": "Needle thoracostomy", "C": "Endotracheal intubation", "D": "Pericardiocentesis", "E": "FAST examination"}
+TPS = "After a motorcycle crash he is hypotensive with absent breath sounds on the right and tracheal deviation to the left. What is the most appropriate next step in management?"
+QT = {"A": "Hypothyroidism", "B": "Hypercalcemia", "C": "Hyperkalemia", "D": "Hypomagnesemia", "E": "Hyponatremia"}
+QTS = "Which of the following electrolyte disturbances is least likely to cause a prolonged QT interval?"
+TR = {"A": "手术治疗", "B": "保守治疗", "C": "抗结核治疗", "D": "放射治疗", "E": "化学治疗"}
+TRS = "患者，女，78岁，诊断为胆囊结石，无症状。该患者最合适的处理是"
+LDH = {"A": "手术治疗", "B": "卧床休息、非手术治疗", "C": "牵引治疗", "D": "理疗", "E": "推拿"}
+LDHS = "患者，男，35岁，腰椎间盘突出症，首次发作，无马尾神经症状。首选的治疗是"
+ANTI = {"A": "庆大霉素", "B": "青霉素", "C": "红霉素", "D": "头孢曲松", "E": "阿奇霉素"}
+ANTIS = "孕妇，28岁，妊娠20周，患社区获得性肺炎。首选的抗生素是"
+DX = {"A": "缺铁性贫血", "B": "铁粒幼细胞性贫血", "C": "再生障碍性贫血", "D": "巨幼细胞贫血", "E": "溶血性贫血"}
+DXS = "患者，女，30岁，乏力，血清铁升高，骨髓可见环形铁粒幼细胞。最可能的诊断是"
+GI = {"A": "急诊手术治疗", "B": "内镜下止血治疗", "C": "抗生素保守治疗", "D": "胃肠减压观察", "E": "介入栓塞治疗"}
+GIS = "患者，男，82岁，上消化道大出血，合并严重心肺疾病。该患者最合适的治疗是"
+BIL = {"A": "急性胰腺炎", "B": "急性胆管炎", "C": "胆总管结石", "D": "急性肠梗阻", "E": "肠系膜动脉栓塞"}
+BILS = "患者，男，50岁，右上腹痛、寒战高热、黄疸1天。最可能的诊断是"
+PU = {"A": "幽门螺杆菌感染", "B": "胃酸分泌过多", "C": "非甾体抗炎药", "D": "精神因素", "E": "吸烟"}
+PUS = "消化性溃疡最主要的病因是"
+REVIEWED_AGAIN = [
+    (HYPONATREMIA, HYPONATREMIAS, "**Answer: C. 3% hypertonic saline**\n\nRate of correction: no more than 8 mEq/L in 24 h. Once the seizure has stopped, the treatment is fluid restriction.", None),
+    (SVT, SVTS, "Correct answer: B\n\nCorrection: option D (metoprolol) is the second-line agent, not E as I stated earlier.", None),
+    (SVT, SVTS, "The answer is B.\n\nHmm, let me reconsider. Synchronized cardioversion is the treatment of choice when a patient is unstable. He isn't, so my answer stands.", None),
+    (SVT, SVTS, "The answer is not amiodarone (option A).", None),
+    (SVT, SVTS, "The answer is not digoxin (option E), which takes hours to act; a rapid AV-nodal blocker is needed.", None),
+    (SVT, SVTS, "The answer is unlikely to be cardioversion (option C), since he is stable. I'd give a 6 mg rapid IV push of the AV-nodal blocker.", None),
+    (SVT, SVTS, "If he were unstable, the answer would be C, so the key question is stability. He is stable, so we give adenosine next.", None),
+    (TP, TPS, "This is a tension pneumothorax, which is a clinical diagnosis.\n\nManagement: A. Secure the airway and give oxygen. Then immediately decompress the chest with a large-bore needle.", None),
+    (SVT, SVTS, "First-line if unstable: synchronized cardioversion (C). This patient is stable, so give adenosine.", None),
+    (SVT, SVTS, "Best avoided: digoxin (E) — onset too slow.", None),
+    (SVT, SVTS, "Adenosine (or amiodarone) is the most appropriate next step.", None),
+    (SVT, SVTS, "**Answer: B. Adenosine**\n\nLet me reconsider the other options briefly:\n- A. Amiodarone – not first line\n- C. Cardioversion – for unstable patients", 'B'),
+    (SVT, SVTS, "Answer: B\n\nLet me reconsider option D. Metoprolol is slower and can cause hypotension. My answer remains B.", 'B'),
+    (HYPONATREMIA, HYPONATREMIAS, "**Answer: C. 3% hypertonic saline**\n\nRate of correction: aim for 4–6 mEq/L in the first few hours and no more than 8 mEq/L in 24 hours.", 'C'),
+    (QT, QTS, "The least likely cause is hypercalcemia (B), which actually shortens the QT interval.", 'B'),
+    (SVT, SVTS, "Best to avoid: digoxin (E), whose onset is too slow. The drug of choice is adenosine.", 'B'),
+    (LDH, LDHS, "腰椎间盘突出症出现马尾综合征时应手术治疗；本例为首次发作、无马尾症状，首选卧床休息和非手术治疗。", None),
+    (TR, TRS, "对于年轻患者应手术治疗，而本例高龄且无症状，宜保守治疗。", None),
+    (TR, TRS, "这位患者年龄大，不太建议手术治疗。", None),
+    (DX, DXS, "小细胞低色素性贫血伴血清铁降低对应缺铁性贫血；本例血清铁升高，骨髓见环形铁粒幼细胞，诊断应为铁粒幼细胞贫血。", None),
+    (ANTI, ANTIS, "孕妇可以选用B 青霉素，也可选用C 红霉素。", None),
+    (ANTI, ANTIS, "孕期用药需谨慎，禁止选用A 庆大霉素（耳毒性），也不宜用喹诺酮类。", None),
+    (GI, GIS, "该患者的治疗选用急诊手术治疗不适宜，应首先考虑内镜下止血。", None),
+    (GI, GIS, "该患者的治疗采用急诊手术治疗效果不良，死亡率高。", None),
+    (DX, DXS, "这是缺铁性贫血吗？不是。虽然患者乏力，但血清铁升高、骨髓见环形铁粒幼细胞，支持铁粒幼细胞贫血。", None),
+    (ANTI, ANTIS, "{\"answer\": {\"option\": \"B\", \"text\": \"红霉素\"}}", None),
+    (BIL, BILS, "答案是B。急性胰腺炎，一般以持续上腹痛和淀粉酶升高为主，本例不符合。", 'B'),
+    (TR, TRS, "正确答案是B。保守治疗6-8小时无效者，应手术治疗。", 'B'),
+    (ANTI, ANTIS, "正确答案是B。不选择A 庆大霉素，因为有耳肾毒性。", 'B'),
+    (ANTI, ANTIS, "答案：B\n\n有同学认为C或E均有道理，但大环内酯类并非首选。", 'B'),
+    (ANTI, ANTIS, "同学问：为什么不选A？ 答：A是氨基糖苷类，孕妇禁用。本题选B。", 'B'),
+    (ANTI, ANTIS, "答案：B\n\n（注：若上面的答案有误，请以教材为准。）", 'B'),
+    (PU, PUS, "目前认为幽门螺杆菌感染是消化性溃疡最主要的病因。", 'A'),
+]
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), REVIEWED_AGAIN)
+def test_replies_written_against_this_stops_later_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
+    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
+    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Metformin is contraindicated in all patients with chronic kidney disease.", "Breaking it down:\n✅ True — metformin is contraindicated when eGFR < 30.\n❌ Not true — it can be continued with dose reduction at eGFR 30–45.\n\nOverall: ❌ **False**", None),
+    ("ARBs cause dry cough as frequently as ACE inhibitors.", "**FALSE**\n\nKey facts:\n✅ True — ACE inhibitors cause cough via bradykinin.\n✅ True — ARBs are the usual switch.", False),
+    ("Metformin is contraindicated in all patients with chronic kidney disease.", "**False.** A blanket statement like this can't simply be classified as true or false by memory alone, but the guidelines are clear.", False),
+])
+def test_true_false_replies_written_against_this_stops_later_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

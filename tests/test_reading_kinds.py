@@ -1385,7 +1385,6 @@ OCD = {"A": "Alprazolam", "B": "Haloperidol", "C": "Lithium carbonate", "D": "Cy
     ("When ACE is inhibited, bradykinin accumulates in the lungs and stimulates the cough reflex, so the answer is D.", ACE, "D"),
     ("If the cough began after the dose was raised, the answer is D.", ACE, None),
     ("**Most appropriate pharmacotherapy: Fluvoxamine (E)**\n\nAn SSRI treats the obsessions.", OCD, "E"),
-    ("Least appropriate drug: Haloperidol (B) — it does not treat the obsessions.", OCD, None),
     ("This is a posterior dislocation of the hip.", ACE, "E"),  # the option's words reordered, "of the" added
     ("Cystoscopy with CT urography — painless hematuria in a smoker needs both tracts imaged.", OCD, "D"),
 ])
@@ -1404,20 +1403,14 @@ def test_a_verdict_after_a_check_mark(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
 
 
-ZH_OXYGEN = {"A": "高浓度吸氧", "B": "持续低浓度吸氧", "C": "间断高浓度吸氧", "D": "高压氧治疗", "E": "暂不吸氧"}
 SYPHILIS = {"A": "链霉素", "B": "庆大霉素", "C": "氯霉素", "D": "甲硝唑", "E": "青霉素"}
-TORSION = {"A": "抗生素治疗后观察", "B": "经腹部手法复位", "C": "立即手术治疗", "D": "3个月后复查B超", "E": "镇痛对症治疗"}
 
 
 @pytest.mark.parametrize(("reply", "texts", "expected"), [
-    ("答案是C。持续低浓度吸氧，避免二氧化碳潴留加重。", ZH_OXYGEN, None),  # the letter's gloss is another option's text
-    ("答案是B。持续低浓度吸氧，避免二氧化碳潴留加重。", ZH_OXYGEN, "B"),
     ("切除引物的是链霉素，然后由青霉素连接，所以两者都参与，答案应选AE。", SYPHILIS, None),
     ("这道题的答案取决于“首选”指什么，A或C均有道理。", SYPHILIS, None),
     ("- A 链霉素：可用，但非首选\n- B 庆大霉素：过敏时替代\n- C 氯霉素：不作为首选\n- **E 青霉素：首选** ✅", SYPHILIS, "E"),
     ("壁层上皮细胞增生形成新月体，对应选项A，因此不选。\n\n正确答案：C", SYPHILIS, "C"),
-    ("卵巢囊肿蒂扭转一经确诊应立即手术治疗，以免卵巢缺血坏死。", TORSION, "C"),
-    ("不应立即手术治疗，先观察。", TORSION, None),
     ("促胎肺成熟应选用 **C. 氯霉素**。", SYPHILIS, "C"),
     ("Penicillin remains first-line for syphilis — answer E.", SYPHILIS, "E"),
 ])

@@ -64,7 +64,7 @@ _SET_ASIDE = re.compile(
     NOT_IT + r"|\b(?i:avoid|avoided|contraindicated|no|never|than|vs|versus|other|differential|second|alternative|cannot|improbable"
     r"|least\s+(?:likely|appropriate|useful|helpful|effective|common|probable))\b"
     r"|(?i:n't)\b"
-    r"|不(?!良|适)|非|未|无|排除|鉴别|而|其次|禁"  # not the 不 of 不良反应, 不适
+    r"|不(?!良反应|良事件|适(?![宜合用]))|非|未|无|排除|鉴别|而|其次|禁"  # not the 不 of 不良反应, 不适 (but 不适宜, 不良 as "poor")
 )
 #: a first sentence that turns rather than answers ("… but hyponatremia points elsewhere", "was my first thought"), or
 #: whose part before a semicolon sets a condition ("… would be the concern if the x-ray were clear")
@@ -181,12 +181,18 @@ def named_by_question(reply: str, option_texts: Mapping[str, str], question: str
         return None
     return (
         completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
-        or (named_alone(bare, option_texts, question) if (bare := _ASIDE.sub("", reply)) != reply and _commits_in_prose(reply, option_texts, question) else None)
+        or (named_alone(bare, option_texts, question) if (bare := _without_asides(reply, option_texts)) != reply and _commits_in_prose(reply, option_texts, question) else None)
     )
 
 
 #: a short aside in brackets inside a name: "耳毒性（前庭和耳蜗损害）和肾毒性", "消化性溃疡（十二指肠溃疡）急性穿孔"
 _ASIDE = re.compile(r"[（(](?!\s*[A-E]\s*[)）])[^（）()\n]{1,20}[)）]")  # never a bracketed letter
+
+
+def _without_asides(reply: str, option_texts: Mapping[str, str]) -> str:
+    """The reply without its short bracketed asides that name no option and offer nothing beside ("(or amiodarone)",
+    "（或奥曲肽）" stay: another answer)."""
+    return _ASIDE.sub(lambda aside: aside.group(0) if _named(aside.group(0).lower(), option_texts) or _OR.search(aside.group(0)) else "", reply)
 
 
 def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:
@@ -226,7 +232,7 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
 
 
 #: a first sentence giving someone else's belief, or calling the name wrong after it
-_SOMEONE_ELSE = re.compile(r"有人|误以为|(?<!我)认为|很多人|(?i:\bsome\s+(?:people|students|sources)\s+(?:think|believe|say))")
+_SOMEONE_ELSE = re.compile(r"有人|有同学|误以为|很多人|一些人|(?i:\bsome\s+(?:people|students|sources)\s+(?:think|believe|say))")
 _CALLED_WRONG = re.compile(r"说法(?:是)?(?:错误|不对|不正确)|是错误的|并不正确|(?i:\bis\s+(?:a\s+)?(?:wrong|incorrect|a\s+misconception))")
 
 
@@ -283,7 +289,7 @@ def short_answer(reply: str, option_texts: Mapping[str, str], question: str) -> 
 
 
 #: a reply opening by naming the case, which answers a question asking for the diagnosis: "这是典型的强迫障碍", "本例为…"
-_NAMES_THE_CASE = re.compile(r"\s*(?:这|此|本例|该患者|该病例|患者)(?:是|为|应诊断为|诊断为)")
+_NAMES_THE_CASE = re.compile(r"\s*(?:这|此|本例|该患者|该病例)(?:是|为|应诊断为|诊断为)(?![^。！？?!\n]*[吗？?])")  # not "这是X吗？不是。"
 
 
 def _both_first_choice(stem: str, text: str, start: int) -> bool:

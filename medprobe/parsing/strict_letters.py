@@ -73,7 +73,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?i:(?:next\s+)?(?:step|treatment|therapy|pharmacotherapy|management|drug|medication|agent|test|investigation|choice))\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -110,8 +110,6 @@ _LABELLED_LETTER = tuple(
     for p in (
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
-        # "Treatment: E. Ventriculoperitoneal shunt": a heading of what is asked, a letter and its text
-        r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|next\s+(?:best\s+)?step|intervention)\s*:\s*" + _ITEM + r"(?=[.:)][ \t]+[A-Z\u4e00-\u9fff])",  # not the article of "Treatment: A BCR-ABL inhibitor"
         # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
         r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
@@ -158,7 +156,7 @@ _LABELLED_LETTER = tuple(
         # (not "so A, D, and E are incorrect": a list of options judged together)
         r"\b(?i:it(?:'s|\s+is)|therefore[,:]?|thus[,:]?|so,?)\s+" + _ITEM + r"(?=\s*(?:$|[.;!。；]|[,，](?!\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z0-9]))))",
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
-        r"(?:^|(?<=[。！？\n\s]))答\s*:\s*" + _ITEM,  # "…常见于右心衰竭。答：B"
+        r"(?:^|(?<=[。！？\n\s]))答\s*:\s*" + _ITEM + r"(?=\s*(?:[。.!！]|$))",  # "…常见于右心衰竭。答：B" (not "答：A是氨基糖苷类")
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
         r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
@@ -192,7 +190,7 @@ _LABELLED_LETTER = tuple(
         r"(?:答案|正确选项|(?i:answer\s+is))\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*([A-E])(?=[A-E]{1,4}(?![A-Za-z0-9]))",
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first;
         # not the last two of "A、B、C都是使曲线左移的因素", the others explained)
-        _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|有道理|是(?!错|不)))",
+        _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
         # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
         # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
         r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
@@ -216,7 +214,7 @@ _JUDGING_LETTER = tuple(
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
 #: "the most likely diagnosis is C: Cholesterol embolization"): read when the text is the letter's own
-_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|选用|选择|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+|(?=[\u4e00-\u9fff]))(?=\S)")
+_IS_LETTER_TEXT = re.compile(r"(?:(?:是|为|即|(?<![不禁])(?:应|宜)选用|——|—)[ \t]*|(?:\b(?i:is|be|by)|\b(?i:points?|pointing|leads?|led)\s+(?i:to|towards?)|\b(?i:fits|matches)(?=[ \t]))\s*)" + _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?:\s*[:.)\-–—]\s*|\s+|(?=[\u4e00-\u9fff]))(?=\S)")
 #: "the drug responsible is amiodarone (B)", "suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）": a verb (or
 #: the start of a line that holds nothing else, or an explanation after a dash: "Aortic stenosis (E)", "N-acetylcysteine
 #: (Option A) — restores glutathione"), then words ending with an option's text, then a
@@ -261,14 +259,14 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
 _RULED_OUT = re.compile(
-    r"(?i:\b(?:not|unlikely|least\s+(?:likely|appropriate|useful|helpful|effective|common|probable)|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
+    r"(?i:\b(?:not|unlikely|incorrect|wrong|excluded|ruled\s+out|first(?![-\s]line)|second(?![-\s]line)|third|next(?!\s+(?:best\s+)?step)|another|other|differential)\b)"
     r"|排除|不符合|不考虑|不选|不正确|错误|不对|不是|鉴别(?!方法|要点|点|的意义)|其次|另一|不应|不宜|避免|慎用"
 )
 #: right after an answer letter, more letters written on to it ("答案为AB")
@@ -343,10 +341,16 @@ _ZH_VERB_ENDS = "是为于及用选"
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
-    r"|(?:^|(?<=[.!?\s]))(?i:actually,?\s*)?(?i:correction)\s*:|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look|let\s+me\s+(?:reconsider|re-?think|think\s+(?:again|this\s+through\s+again)))\b"
+    r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
 )
+#: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
+#: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B.")
+_RECONSIDERED = re.compile(
+    r"\b(?i:let\s+me\s+(?:reconsider|re-?think))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
+)
+_KEPT = re.compile(r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b")
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
@@ -361,8 +365,6 @@ _TEXT_SPANS = (
     re.compile(r"(?<![不未禁慎])选用[ \t]*([^\n。;；，,]+)"),
     # "华法林过量导致出血时，应使用维生素K进行拮抗"
     re.compile(r"(?<![不未无毋勿禁])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
-    # "处理上应该<text>，…", "一经确诊应立即手术治疗", "建议行腹腔镜胆囊切除术": what the reply says should be done
-    re.compile(r"(?<![不未无毋勿禁反适效响供])(?:应该|应当|应|建议)(?:行|采用|采取)?[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
@@ -807,6 +809,9 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
     for match in _ASKED_TEXT_LETTER.finditer(text):
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
+        head = text[match.start() : match.start(1)]
+        if re.search(NOT_IT, head + " " + " ".join(match.group(1).split()[:3])) or re.search(r"\b(?i:if|unless|avoid|avoided)\b", head):
+            continue  # "The answer is not amiodarone (option A)", "First-line if unstable: cardioversion (C)"
         if named == letter or (named is None and not _NAMES_OTHERS.search(match.group(1))
                                and {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} == {letter}):
             yield Statement(letter, LABELLED, sentence)  # "the most appropriate next step is IV sodium bicarbonate (D)"
@@ -1196,16 +1201,15 @@ _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n
 
 
 def _other_text_next(text: str, found: Sequence[Statement], option_texts: Mapping[str, str]) -> list[Statement]:
-    """The letter's sentence followed by one that is (or opens with a clause that is) only another option's whole text
-    ("答案：B。系统性红斑狼疮。" when that is D, "答案是C。持续低浓度吸氧，避免…" when that is B): the letter and the text
-    disagree, so the reply commits to neither."""
+    """The letter's sentence followed by one that is only another option's whole text ("答案：B。系统性红斑狼疮。" when
+    that is D): the letter and the text disagree, so the reply commits to neither."""
     letters = {s.value for s in found if s.value is not None}
     if len(letters) != 1:
         return []
     (letter,) = letters
     last = max((at + len(s.sentence) for s in found if s.value is not None and (at := text.rfind(s.sentence)) >= 0), default=-1)
     after = _NEXT_SENTENCE.match(text, last) if last >= 0 else None
-    other = _whole_text(after.group(1), option_texts) or _whole_text(re.split(r"[，,]", after.group(1))[0], option_texts) if after else None
+    other = _whole_text(after.group(1), option_texts) if after else None
     return [Statement(None, LABELLED, after.group(1), f"{CONFLICT}: {letter} with the text of {other}")] if other not in (None, letter) else []
 
 
@@ -1235,6 +1239,7 @@ def letter_statements(
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
                 *_closing_dash(text, option_texts), *_closing_option(text, option_texts), *_which_is_option(text, option_texts),
+                *_headed_answer(text, option_texts),
                 *([] if wrong_asked else _closing_verdict(text, option_texts))]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
@@ -1408,6 +1413,17 @@ def _which_is_option(text: str, option_texts: Mapping[str, str]) -> list[Stateme
     return found
 
 
+#: "Treatment: E. Ventriculoperitoneal shunt": a heading of what is asked, a letter and (checked) its own text
+_HEADED = re.compile(r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|next\s+(?:best\s+)?step|intervention)\s*:\s*" + _ITEM + r"[.:)][ \t]+([^\n]+)")
+
+
+def _headed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The letter under a heading of what is asked when its own option's text follows it ("Treatment: E. Ventriculo-
+    peritoneal shunt"; not "Management: A. Secure the airway", the ABC of a trauma survey)."""
+    return [_letter_statement(text, m, option_texts, LABELLED) for m in _HEADED.finditer(text)
+            if clean_text(m.group(2)).startswith(clean_text(option_texts.get(m.group(1), "")) or "\0")]
+
+
 def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
     """The option a last line calls right, alone on it ("…\n\nE is correct."): after a walk through the options, the
     reply's conclusion, not one more judged option."""
@@ -1442,8 +1458,12 @@ def _named_after(text: str, named: Statement, last: int, letters: set[object], o
 def after_retraction(text: str, found: list[Statement]) -> list[Statement]:
     """A reply that takes back what it said ("The answer is A. … wait, actually that is not correct. … So the
     correct answer is B.") answers with what follows the last retraction; what came before is given up, also
-    when nothing follows (then there is no answer)."""
+    when nothing follows (then there is no answer). "Wait, let me reconsider." takes back only when an answer follows it
+    and the reply does not keep its first ("my answer stands")."""
     last = max((m.end() for m in _RETRACTION.finditer(text)), default=-1)
+    weak = max((m.end() for m in _RECONSIDERED.finditer(text)), default=-1)
+    if weak > last and not _KEPT.search(text, weak) and any(s.value is not None and _stands_after(text, s, weak) for s in found):
+        last = weak
     return [s for s in found if _stands_after(text, s, last)]
 
 
@@ -1473,7 +1493,7 @@ _VERDICTS = ("verdict", "yes/no answer")
 
 #: a conclusion after an explaining clause: "When ACE is inhibited, bradykinin accumulates …, so the answer is D" answers
 #: for the case at hand (not "If …, the answer is C")
-_CONCLUDES = re.compile(r"[,，]\s*(?:(?i:so|therefore|thus|hence)\b|所以|因此|故)")
+_WHEN_CONCLUDES = re.compile(r"\s*(?i:when)\b[^.!?\n]*?,\s*(?i:so|therefore|thus|hence)\s+(?:the\s+)?(?i:answer|correct\s+answer)\b")
 
 
 def decide(statements: Sequence[Statement], options: Sequence[str], what: str = "option", text: str = "") -> Reading:
@@ -1487,7 +1507,7 @@ def decide(statements: Sequence[Statement], options: Sequence[str], what: str = 
         why = next((s.why for s in unread if s.why), "")
         several = BOTH_VERDICTS if what in _VERDICTS else SEVERAL
         return Reading(None, UNPARSED, why or f"{several} in one answer")
-    if any(hedged(_DEGREE.sub("", s.sentence) if what == "option" else s.sentence) or (_CONDITION.match(s.sentence) and not _CONCLUDES.search(s.sentence))
+    if any(hedged(_DEGREE.sub("", s.sentence) if what == "option" else s.sentence) or (_CONDITION.match(s.sentence) and not _WHEN_CONCLUDES.match(s.sentence))
            for s in statements):
         return Reading(None, UNPARSED, f"{HEDGED} answer")  # also "如果考的是…，则应选B": an answer for one case
     values = {s.value for s in statements}

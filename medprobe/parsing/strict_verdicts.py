@@ -86,16 +86,17 @@ _ENDS_OR_QUALIFIED = re.compile(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})")
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
     r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends"
-    r"|(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)"
-    r"|neither\s+(?:simply\s+)?true\s+nor\s+false)\b"
+    r")\b"
     r"|\b(?i:neither\s+(?:completely\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
-#: the statement called partly true (and partly false): no verdict, unless the reply opens with one of its own ("False.
-#: The statement is partially true and partially false: …" is false; "This statement is partially correct. …" is none;
-#: not the verb of "partially correct the pH")
+#: the statement called partly true (and partly false), or neither true nor false ("can't simply be classified as true or
+#: false"): no verdict, unless the reply opens with one of its own ("False. The statement is partially true and partially
+#: false: …" is false; "This statement is partially correct. …" is none; not the verb of "partially correct the pH")
 _PARTLY = re.compile(
     r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
+    r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
+    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|neither\s+(?:simply\s+)?true\s+nor\s+false)\b"
 )
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
@@ -125,6 +126,8 @@ _SEGMENT = re.compile(r"\n\s*|\s/\s*")
 
 #: a check mark (and its emoji variation selector) before a verdict word
 _MARKED = re.compile(rf"(?:[{CHECK_MARKS}]\ufe0f?\s*)?")
+#: a line opening with a check mark or a cross
+_MARKED_LINE = re.compile(rf"(?m:^)[ \t]*[{CHECK_MARKS}{CROSS_MARKS}]")
 
 
 def _mask_statement(match: re.Match[str]) -> str:
@@ -142,8 +145,9 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
     text = _QUOTATION.sub(_mask_statement, text)
     found: list[Statement] = []
     start = re.match(_ADVERB + _COPULA + word.pattern, text)
+    marked_lines = len(_MARKED_LINE.findall(text)) == 1  # "✔️ TRUE — …" alone, not one of "✅ True — … ❌ False — …" facts
     for segment in _SEGMENT.finditer(text):
-        later = word.match(text, _MARKED.match(text, segment.end()).end())  # "✔️ TRUE — …" on a line of its own
+        later = word.match(text, _MARKED.match(text, segment.end()).end() if marked_lines else segment.end())
         if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{CHECK_MARKS}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
     if start:

@@ -51,9 +51,10 @@ def _as_text(value: Any) -> str | None:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return ", ".join(value)
-    if isinstance(value, dict):  # {"answer": {"option": "D", "text": "<its text>"}}: the one answer its own fields give
+    if isinstance(value, dict):  # {"answer": {"option": "D", "text": "<its text>"}}: the letter with its text, read as one
         inner = {text for key, v in value.items() if _is_answer_field(key) and (text := _as_text(v)) is not None}
-        return inner.pop() if len(inner) == 1 else None
+        said = value.get("text")
+        return None if len(inner) != 1 else f"{inner.pop()}. {said}" if isinstance(said, str) and said.strip() else inner.pop()
     return None
 
 
