@@ -1472,3 +1472,51 @@ def test_chinese_other_options_listed_answer_labels_nested_json_asides_and_other
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
     assert read_strict(reply, fmt, question).value == expected
+
+
+CO = {"A": "Decreased PaO2, decreased arterial O2 content, right shift of the curve", "B": "Decreased PaO2, normal arterial O2 content, no shift of the curve",
+      "C": "Normal PaO2, decreased arterial O2 content, left shift of the curve", "D": "Normal PaO2, normal arterial O2 content, right shift of the curve",
+      "E": "Increased PaO2, decreased arterial O2 content, right shift of the curve"}
+PPV = {"A": "60%", "B": "75%", "C": "80%", "D": "90%", "E": "94%"}
+ALBUMINURIA = {"A": "Hydrochlorothiazide", "B": "Amlodipine", "C": "Metoprolol", "D": "Lisinopril", "E": "Hydralazine"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "expected"), [
+    # the letter's gloss is another option's words, and those of several options fit: the one they fit most
+    ("The answer is D: normal PaO2, decreased arterial O2 content, and a left shift of the curve.", CO, None),
+    ("PPV = TP / (TP + FP) = 180 / (180 + 60) = 180/240 = 0.75, i.e., 75%.", PPV, "B"),
+    ("PPV = 180/240 = 0.75, i.e., 75%. Some would round it to 80%.", PPV, None),  # another option's number too
+    ("For a patient with diabetes and albuminuria, lisinopril would be the most appropriate choice.", ALBUMINURIA, "D"),
+])
+def test_the_widest_paraphrase_a_closing_calculation_and_would_be_the_most_appropriate(reply: str, texts: dict, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Aldosterone raises potassium secretion. So the statement, which says aldosterone increases potassium reabsorption, is "
+     "incorrect.", False),
+    ("True. Torsion is a clinical diagnosis; Doppler ultrasound is useful when the diagnosis is uncertain.", True),
+    ("True. But I am uncertain about this.", None),
+])
+def test_a_statement_with_its_claim_restated_and_a_fact_called_uncertain(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+THYROID_STORM = {"A": "甲巯咪唑", "B": "复方碘溶液", "C": "普萘洛尔", "D": "氢化可的松", "E": "丙硫氧嘧啶"}
+UTI = {"A": "变形杆菌", "B": "克雷伯杆菌", "C": "粪肠球菌", "D": "葡萄球菌", "E": "大肠埃希菌"}
+PAINS = {"A": "头痛、腹痛、腰痛", "B": "头痛、腰痛、眼眶痛", "C": "头痛、胸痛、腰痛", "D": "孕24～28周", "E": "头痛、关节痛、肌肉痛"}
+
+
+@pytest.mark.parametrize(("reply", "texts", "stem", "expected"), [
+    ("甲巯咪唑，A。", THYROID_STORM, "甲亢首选的抗甲状腺药物是", "A"),
+    ("丙硫氧嘧啶，A。", THYROID_STORM, "甲亢首选的抗甲状腺药物是", None),  # a text and another letter
+    ("尿路感染最常见的致病菌是革兰阴性杆菌，其中以大肠埃希菌最为常见。答案：A", UTI, "尿路感染最常见的致病菌是", None),
+    ("其中以大肠埃希菌最为常见。答案：E", UTI, "尿路感染最常见的致病菌是", "E"),
+    ("流行性出血热的“三痛”是指头痛、腰痛和眼眶痛。", PAINS, "流行性出血热的“三痛”是指", "B"),  # 、…和… as 、…、…
+    ("孕24-28周", PAINS, "妊娠期糖尿病筛查的时间是", "D"),  # a range with a hyphen
+])
+def test_chinese_text_and_letter_ranked_first_lists_with_and_and_ranges(reply: str, texts: dict, stem: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
+    assert read_strict(reply, fmt, question).value == expected

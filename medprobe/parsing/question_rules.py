@@ -145,9 +145,9 @@ def _capitalised_name(name: str) -> re.Pattern[str]:
 def _name_pattern(name: str) -> re.Pattern[str]:
     """Where a name stands: a Latin name ends where letters and digits do ("ⅱ、ⅲ、avf导联" names "ⅱ、ⅲ、avf"), a Chinese one
     anywhere; a list in it may be written with "and" ("pyrimethamine, sulfadiazine, and leucovorin"), "X plus Y" as
-    "X + Y", "X and Y" as "X with Y". Compiled once per name: option texts recur across replies."""
+    "X + Y", "X and Y" as "X with Y", "甲、乙、丙" as "甲、乙和丙", a range "24~28" as "24-28". Compiled once per name: option texts recur across replies."""
     listed = (re.escape(name).replace(re.escape(", "), r"(?:,\s*(?:and\s+)?|\s+and\s+)").replace(r"\ plus\ ", r"\s*(?:\+|plus|and)\s*")
-              .replace(r"\ and\ ", r"\s+(?:and|with|plus|\+)\s+"))
+              .replace(r"\ and\ ", r"\s+(?:and|with|plus|\+)\s+").replace("、", "[、和及与]").replace(r"\~", r"\s*[~〜–—-]\s*"))
     return re.compile(listed if CJK.search(name) else r"(?<![A-Za-z0-9-])" + listed + r"(?![A-Za-z0-9-])")
 
 
@@ -397,8 +397,8 @@ _ZH_TOP = re.compile(r"最[\u4e00-\u9fff]{2}")
 def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) -> str | None:
     """The option whose whole text opens a Chinese sentence that calls it what our stem asks for, in the stem's own
     words from its superlative to what it asks ("大剂量地塞米松抑制试验可以鉴别…，是最有意义的检查" to "…最有意义的检查是";
-    not "室间隔缺损是最常见的先天性心脏病" to "最常见的青紫型先天性心脏病是"); None when no option or several are so
-    named, or the sentence denies it."""
+    not "室间隔缺损是最常见的先天性心脏病" to "最常见的青紫型先天性心脏病是"), or ranks first by its superlative ("以大肠埃希菌
+    最为常见"); None when no option or several are so named, or the sentence denies it."""
     stem = clean_text(stem_of(question))
     top, asked = _ZH_TOP.search(stem), asked_word(stem)
     if top is None or not asked or stem.rfind(asked) < top.start():
@@ -407,6 +407,9 @@ def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) ->
     found = set()
     for sentence in _ZH_SENTENCE_END.split(text):
         said = clean_text(sentence)
+        # "…，其中以大肠埃希菌最为常见" to "…最常见的致病菌是": the option the reply ranks first by the stem's superlative
+        found |= {letter for letter, option in option_texts.items()
+                  if len(name := clean_text(option)) >= 2 and re.search("以" + re.escape(name) + "最为?" + re.escape(top.group(0)[1:]), said)}
         predicate = called.search(said)
         if predicate is None or re.search("不|非|但|而|问|虽|尽管", said[: predicate.start()]) or re.match(r"[^，,；;]*之一", said[predicate.end() :]):
             continue  # "…，但题目问的是最早出现的标志物", "虽是最有价值的检查，但…", "也是最常见的病原体之一"

@@ -114,7 +114,7 @@ _QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^
 _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
 _SUBJECT = (
-    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?)?\s+is\s+'
+    r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?|\s*,\s*(?:which|that)\s+(?:says|states|claims)[^,.\n]{1,120},)?\s+is\s+'
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+(?:(?:therefore|thus|still)\s+)?|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]\s*'
