@@ -515,3 +515,35 @@ def test_replies_written_against_this_stops_later_rules(opts: dict, stem: str, r
 ])
 def test_true_false_replies_written_against_this_stops_later_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+PE = {"A": "CT pulmonary angiography", "B": "D-dimer", "C": "Ventilation-perfusion scan", "D": "Lower extremity ultrasound",
+      "E": "Pulmonary angiography"}
+PES = "A man with suspected pulmonary embolism has a creatinine of 3.1 mg/dL. What is the most appropriate next step?"
+SPECIFICITY_EN = {"A": "60%", "B": "70%", "C": "80%", "D": "90%", "E": "95%"}
+SHOCK_ZH = {"A": "血压下降", "B": "有效循环血量减少", "C": "组织灌注不足", "D": "心输出量减少", "E": "外周阻力增加"}
+PYELO = {"A": "大肠埃希菌", "B": "变形杆菌", "C": "铜绿假单胞菌", "D": "粪肠球菌", "E": "金黄色葡萄球菌"}
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (PE, PES, "Ordinarily, CT pulmonary angiography would be the best next step. However, his creatinine is 3.1, so contrast "
+     "should be avoided and a ventilation-perfusion scan should be ordered.", None),
+    (PE, PES, "He is stable with a high pretest probability. In a patient with renal failure, ventilation-perfusion scan would "
+     "be the best next step.", None),
+    (SPECIFICITY_EN, "What is the specificity of the test?", "Specificity = TN/(TN+FP) = 270/300. (If instead we wanted "
+     "sensitivity, it would be 80/100 = 80%", None),
+    (SPECIFICITY_EN, "What is the negative predictive value?", "Step 1: Sensitivity = TP/(TP+FN) = 45/50, i.e., 90%", None),
+    (SHOCK_ZH, "休克的本质是", "休克的定义是有效循环血量减少，但其本质是组织灌注不足和细胞缺氧。", None),
+    (PYELO, "急性肾盂肾炎最常见的致病菌是", "尿路感染的病原体中以大肠埃希菌最为常见，但本题患者有长期留置导尿管史，应考虑铜绿假单胞菌。",
+     "C"),
+])
+def test_replies_written_against_the_last_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
+    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
+    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+
+
+@pytest.mark.parametrize("reply", ["True. That said, this is uncertain and I might be wrong.",
+                                   "False. But the evidence here remains uncertain, so I could be wrong either way."])
+def test_a_verdict_called_uncertain_is_hedged(reply: str) -> None:
+    assert read_strict(reply, TF, _statement("Vitamin D supplementation prevents fractures in community-dwelling adults.")).value is None

@@ -1477,18 +1477,18 @@ def test_chinese_other_options_listed_answer_labels_nested_json_asides_and_other
 CO = {"A": "Decreased PaO2, decreased arterial O2 content, right shift of the curve", "B": "Decreased PaO2, normal arterial O2 content, no shift of the curve",
       "C": "Normal PaO2, decreased arterial O2 content, left shift of the curve", "D": "Normal PaO2, normal arterial O2 content, right shift of the curve",
       "E": "Increased PaO2, decreased arterial O2 content, right shift of the curve"}
-PPV = {"A": "60%", "B": "75%", "C": "80%", "D": "90%", "E": "94%"}
-ALBUMINURIA = {"A": "Hydrochlorothiazide", "B": "Amlodipine", "C": "Metoprolol", "D": "Lisinopril", "E": "Hydralazine"}
+CALCIUM = {"A": "Primary hyperparathyroidism", "B": "Parathyroid hormone-related peptide secretion", "C": "Vitamin D intoxication",
+           "D": "Familial hypocalciuric hypercalcemia", "E": "Milk-alkali syndrome"}
 
 
 @pytest.mark.parametrize(("reply", "texts", "expected"), [
     # the letter's gloss is another option's words, and those of several options fit: the one they fit most
     ("The answer is D: normal PaO2, decreased arterial O2 content, and a left shift of the curve.", CO, None),
-    ("PPV = TP / (TP + FP) = 180 / (180 + 60) = 180/240 = 0.75, i.e., 75%.", PPV, "B"),
-    ("PPV = 180/240 = 0.75, i.e., 75%. Some would round it to 80%.", PPV, None),  # another option's number too
-    ("For a patient with diabetes and albuminuria, lisinopril would be the most appropriate choice.", ALBUMINURIA, "D"),
+    # two options the gloss sets apart, neither holding the other's words, name none ("… unlike A and D")
+    ("The answer is B: PTHrP with a low PTH, unlike primary hyperparathyroidism and familial hypocalciuric hypercalcemia.",
+     CALCIUM, "B"),
 ])
-def test_the_widest_paraphrase_a_closing_calculation_and_would_be_the_most_appropriate(reply: str, texts: dict, expected: object) -> None:
+def test_the_widest_paraphrase(reply: str, texts: dict, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
     assert read_strict(reply, fmt).value == expected
 
@@ -1496,10 +1496,9 @@ def test_the_widest_paraphrase_a_closing_calculation_and_would_be_the_most_appro
 @pytest.mark.parametrize(("reply", "expected"), [
     ("Aldosterone raises potassium secretion. So the statement, which says aldosterone increases potassium reabsorption, is "
      "incorrect.", False),
-    ("True. Torsion is a clinical diagnosis; Doppler ultrasound is useful when the diagnosis is uncertain.", True),
     ("True. But I am uncertain about this.", None),
 ])
-def test_a_statement_with_its_claim_restated_and_a_fact_called_uncertain(reply: str, expected: object) -> None:
+def test_a_statement_with_its_claim_restated(reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN).value == expected
 
 

@@ -408,8 +408,9 @@ def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) ->
     for sentence in _ZH_SENTENCE_END.split(text):
         said = clean_text(sentence)
         # "…，其中以大肠埃希菌最为常见" to "…最常见的致病菌是": the option the reply ranks first by the stem's superlative
-        found |= {letter for letter, option in option_texts.items()
-                  if len(name := clean_text(option)) >= 2 and re.search("以" + re.escape(name) + "最为?" + re.escape(top.group(0)[1:]), said)}
+        found |= {letter for letter, option in option_texts.items()  # (not beside a turn: "…，但本题患者…应考虑…")
+                  if len(name := clean_text(option)) >= 2 and re.search("以" + re.escape(name) + "最为?" + re.escape(top.group(0)[1:]), said)
+                  and not re.search("但|而|然而|不过|不是|并非", said)}
         predicate = called.search(said)
         if predicate is None or re.search("不|非|但|而|问|虽|尽管", said[: predicate.start()]) or re.match(r"[^，,；;]*之一", said[predicate.end() :]):
             continue  # "…，但题目问的是最早出现的标志物", "虽是最有价值的检查，但…", "也是最常见的病原体之一"

@@ -129,10 +129,9 @@ def sentence_at(text: str, start: int, end: int) -> str:
 
 
 #: doubt about the answer itself, wherever it stands near the answer ("True. But I am not sure."), unlike the words
-#: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …", "when the diagnosis
-#: is uncertain")
+#: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
 _DOUBT = re.compile(
-    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|(?<!is\s)(?<!are\s)(?<!remains\s)uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
+    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
     r"|不确定|不知道|无法确定|难以确定|不好说|很难说(?![明服清])|说不准(?!确)"
 )
 

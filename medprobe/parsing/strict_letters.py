@@ -321,8 +321,6 @@ _EXACT_TEXT_SPANS = (
     # the first-line vasopressor", "<text> should be given first"
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+"
                r"|is\s+the\s+(?:first-line|first\s+line|preferred|recommended)\b|should\s+be\s+(?:given|started|used|administered)(?:\s+first)?\b)"),
-    # "For a patient with diabetes and albuminuria, lisinopril would be the most appropriate choice."
-    re.compile(r"(?:^|[.!?;:,]\s*)([^\n.!?;:,]+?)\s+(?i:would\s+be\s+the\s+(?:best|most\s+appropriate|preferred)\s+(?:choice|option|treatment|next\s+step|drug|medication))\b"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
 )
 #: where a sentence that may be one option's whole text ends: a line break, "。", a full stop before a space (not
@@ -375,7 +373,7 @@ _TEXT_SPANS = (
     re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
-    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量|定义)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
     # what the question asks, named by its superlative: "最典型的症状是<text>", "最常见的是<text>"
     re.compile(r"最[^\n。;；，,是为、]{1,10}(?:是|为)[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?<![不未])(?:首选|应选用|应选)(?:的)?(?:是|为)?[ \t]*([^\n。;；，,]+)"),
@@ -743,8 +741,9 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     said = _stems(window)
     own = _stems(option_texts.get(letter, ""))
     fits = [other for other, t in option_texts.items() if other != letter and len(stems := _stems(t)) >= 2 and stems <= said]
-    if fits:  # several fit: the one whose words are most of what is said ("Normal PaO2, decreased … content, left shift")
-        widest = [other for other in fits if len(_stems(option_texts[other])) == max(len(_stems(option_texts[f])) for f in fits)]
+    if fits:  # several fit: the one whose words hold all the others' ("Normal PaO2, decreased … content, left shift" holds
+        # "Decreased PaO2, normal … content, no shift": the gloss says the first); two apart ("… from A and D") name none
+        widest = [other for other in fits if all(_stems(option_texts[f]) <= _stems(option_texts[other]) for f in fits)]
         return widest[0] if len(widest) == 1 and not own <= said else None
     # another's words in other words: a third of the words only it has (three at least, two in the letter's own gloss:
     # "The answer is E: HIDA scan" when A is "Hepatobiliary iminodiacetic acid (HIDA) scan"), and none that only the
@@ -1276,8 +1275,6 @@ def letter_statements(
     found += labelled
     if walk and not found:
         found += [pick] if (pick := _marked_pick(text)) else []
-    if not found:
-        found += [result] if (result := _final_result(text, option_texts)) else []
     if not any(s.value for s in found):
         found += _text_letter_pairs(text, option_texts)
     if not any(s.value for s in found):
@@ -1300,23 +1297,6 @@ def letter_statements(
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)
     return found + [none] if none else found
-
-
-#: the result a calculation closes the reply with: "= 180/240 = 0.75, i.e., 75%.", "≈ 46%", "→ 12"
-_CLOSING_RESULT = re.compile(r"(?:=|≈|→|(?i:i\.?e\.?,?|that\s+is,?))\s*([^=≈→\s,;:]+)\s*[.。]?\s*$")
-_NUMERIC = re.compile(r"[\d.,/%~<>≤≥ ]+[\w%/]*")
-
-
-def _final_result(text: str, option_texts: Mapping[str, str]) -> Statement | None:
-    """The option whose number is the result a calculation closes the reply with, when every option is a number and no
-    other option's number appears in the reply ("PPV = 180 / 240 = 0.75, i.e., 75%." when 75% is B)."""
-    texts = {letter: clean_text(t) for letter, t in option_texts.items()}
-    result = _CLOSING_RESULT.search(text)
-    if result is None or not all(_NUMERIC.fullmatch(t) for t in texts.values()):
-        return None
-    letter = next((letter for letter, t in texts.items() if clean_text(result.group(1)) == t), None)
-    named = {other for other, t in texts.items() if re.search(rf"(?<![\d.]){re.escape(t)}(?![\d.])", clean_text(text))}
-    return Statement(letter, FINAL, sentence_at(text, result.start(), result.end())) if letter and named == {letter} else None
 
 
 #: a line that is one calculation and its result: "Specificity = TN / (TN + FP) = 270 / 300 = 90%" (no commas, no list)
