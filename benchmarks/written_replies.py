@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-56", "en-57", "en-58", "en-59", "zh-57", "zh-58", "zh-59", "zh-60"})
+UNSEEN = frozenset({"en-60", "en-61", "en-62", "en-63", "zh-61", "zh-62", "zh-63", "zh-64"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
