@@ -1519,3 +1519,51 @@ def test_chinese_text_and_letter_ranked_first_lists_with_and_and_ranges(reply: s
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
     question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
     assert read_strict(reply, fmt, question).value == expected
+
+
+CHOLECYSTITIS = {"A": "CT scan of the abdomen", "B": "Upper endoscopy with biopsy", "C": "Magnetic resonance cholangiopancreatography",
+                 "D": "Technetium-99m pertechnetate scan", "E": "Abdominal ultrasonography"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # letters bracketed here and there in prose, nothing committed
+    ("Both abdominal ultrasonography (E) and an enema are used. A Meckel's diverticulum can act as a lead point, and a "
+     "Technetium-99m pertechnetate scan (D) is used to detect it.", None),
+    ("Upper endoscopy with biopsy (B). It is the gold standard because it allows tissue sampling.", "B"),
+    ("The statement is true. Hmm...\n\nActually, let me correct myself. The answer is C.", "C"),
+    ("Answer: A ... wait, that only shows infection. Correct answer: C — magnetic resonance cholangiopancreatography.", "C"),
+])
+def test_letters_here_and_there_an_opening_bracket_and_self_corrections(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(CHOLECYSTITIS), option_texts=CHOLECYSTITIS, language="en")
+    assert read_strict(reply, fmt).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Klinefelter syndrome is mostly 47,XXY. The statement is an oversimplification: it is true for many patients but not all.", None),
+    ('```json\n{"statement_assessment": "false", "reasoning": "…"}\n```', False),
+])
+def test_an_oversimplification_and_a_statement_assessment_field(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+PREVIA = {"A": "妊娠晚期无诱因、无痛性反复阴道流血", "B": "妊娠晚期持续性腹痛伴阴道流血", "C": "麻疹黏膜斑（Koplik斑）",
+          "D": "肌肉震颤", "E": "腹痛、寒战高热、黄疸"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("前置胎盘的诊断首选B超检查，可以清楚显示胎盘与宫颈内口的关系。", None),  # B超 is no letter
+    ("最具诊断价值的体征是C.麻疹黏膜斑。最具诊断价值的体征是D.肌肉震颤。最具诊断价值的体征是C.麻疹黏膜斑。", None),  # C, its text shortened
+    ("阿托品不能缓解的是肌肉震颤，所以选C。", None),  # the text of D, then C
+    ("新月体主要是壁层上皮细胞，因此D是正确的。不过C也可以认为是正确的。", None),
+    ("Reynolds五联征即腹痛、寒战高热、黄疸、休克、神志改变。", None),  # a longer list than E's
+    ("我们可以逐项进行分析：\n\nA. 妊娠晚期无诱因、无痛性反复阴道流血：患者有", None),  # a walk cut off
+])
+def test_chinese_b_ultrasound_shortened_texts_text_then_letter_and_longer_lists(reply: str, expected: object) -> None:
+    fmt = AnswerFormat(kind="option_letter", options=list(PREVIA), option_texts=PREVIA, language="zh")
+    assert read_strict(reply, fmt).value == expected
+
+
+def test_a_short_denied_word_ending_its_denial() -> None:
+    claim = "IgM is the only immunoglobulin class that crosses the placenta."
+    reply = "True — IgG, not IgM, is the only immunoglobulin class that crosses the placenta."
+    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value is None

@@ -410,7 +410,7 @@ def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) ->
         # "…，其中以大肠埃希菌最为常见" to "…最常见的致病菌是": the option the reply ranks first by the stem's superlative
         found |= {letter for letter, option in option_texts.items()  # (not beside a turn: "…，但本题患者…应考虑…")
                   if len(name := clean_text(option)) >= 2 and re.search("以" + re.escape(name) + "最为?" + re.escape(top.group(0)[1:]), said)
-                  and not re.search("但|而|然而|不过|不是|并非", said)}
+                  and not re.search("但|而|然而|不过|不是|并非|则", said)}
         predicate = called.search(said)
         if predicate is None or re.search("不|非|但|而|问|虽|尽管", said[: predicate.start()]) or re.match(r"[^，,；;]*之一", said[predicate.end() :]):
             continue  # "…，但题目问的是最早出现的标志物", "虽是最有价值的检查，但…", "也是最常见的病原体之一"
@@ -468,8 +468,8 @@ def denies_statement(reply: str, question: str) -> Reading | None:
     for denied in _DENIED.finditer(reply):
         words = denied.group(1).lower().split()
         for n in range(len(words), 0, -1):
-            if n == 1 and (len(words[0]) < 8 or len(words) > 1):
-                break  # one word says little unless it is all that is denied ("not hypercalcemia, because …")
+            if n == 1 and (len(words) > 1 or (len(words[0]) < 8 and not re.match(r"[,.;]", reply[denied.end() :]))):
+                break  # one word says little unless it is all that is denied ("not hypercalcemia, because …", "IgG, not IgM, is …")
             if words[n - 1] in _FUNCTION_WORDS:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")

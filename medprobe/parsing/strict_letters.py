@@ -53,7 +53,7 @@ from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
 _SPECIES = re.compile(r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)([a-z]{4,})\b")
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9fff]|[组型族群])"  # not "D-dimer", "D-二聚体", "A组链球菌"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9fff]|[组型族群超])"  # not "D-dimer", "D-二聚体", "A组链球菌", "B超"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -261,7 +261,7 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -298,7 +298,7 @@ _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-
 _WALK_ANNOUNCED = re.compile(
     r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
     r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b"
-    r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项|逐项(?:分析|看|评价|讨论))[^\n]*[:：][ \t]*$",
+    r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项|逐项(?:进行)?(?:分析|看|评价|讨论))[^\n]*[:：][ \t]*$",
     re.MULTILINE,
 )
 #: "Option A: …  Option B: …", "选项A：…。选项B：…", "A项：…", "A项正确，B项错误": the reply goes through the
@@ -350,7 +350,8 @@ _RETRACTION = re.compile(
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B.")
 _RECONSIDERED = re.compile(
-    r"\b(?i:let\s+me\s+(?:reconsider|re-?think))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
+    r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
+    r"|(?:\.{2,}|…)\s*(?i:wait)\b"
 )
 _KEPT = re.compile(r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b")
 #: a reply that is an option's text, a comma and a letter: "甲巯咪唑，A。"
@@ -370,7 +371,7 @@ _TEXT_SPANS = (
     # "华法林过量导致出血时，应使用维生素K进行拮抗"
     re.compile(r"(?<![不未无毋勿禁])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
-    re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?:是指|指的是|(?<=[\u4e00-\u9fff”\"])指(?![导标数南出明向定甲]))[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
@@ -465,8 +466,8 @@ def option_by_text(span: str, option_texts: Mapping[str, str]) -> str | None:
     span names no option, or another option's text too."""
     clean = clean_text(span).strip("\"'“”‘’「」『』 ")  # "正确答案是“骨髓小粒可染铁消失”"
     texts = {letter: t for letter, option in option_texts.items() if (t := clean_text(option))}
-    found = [letter for letter, t in texts.items()
-             if clean == t or (clean.startswith(t) and (not clean[len(t)].isalnum() or _ZH_SUFFIX.match(clean, len(t))))]
+    found = [letter for letter, t in texts.items()  # (not a list the span goes on with: "腹痛、寒战高热、黄疸、休克…")
+             if clean == t or (clean.startswith(t) and clean[len(t)] != "、" and (not clean[len(t)].isalnum() or _ZH_SUFFIX.match(clean, len(t))))]
     if not clean or not found:
         return None
     letter = max(found, key=lambda f: len(texts[f]))
@@ -553,12 +554,12 @@ _JUDGED_ZH = re.compile(r"[:：,，;；。()（）" + CHECK_MARKS + CROSS_MARKS 
 
 
 def _own_tail(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
-    """Whether the words after a letter are the end of its own Chinese option's text and of no other's ("即选项A布地奈德"
-    for 吸入布地奈德)."""
+    """Whether the words after a letter are the end (or the start) of its own Chinese option's text and of no other's
+    ("即选项A布地奈德" for 吸入布地奈德, "是C.麻疹黏膜斑" for 麻疹黏膜斑（Koplik斑）)."""
     said = clean_text(rest).strip()
     own = clean_text(option_texts.get(letter, ""))
-    return (len(said) >= 2 and bool(CJK.search(said)) and own.endswith(said)
-            and not any(clean_text(t).endswith(said) for other, t in option_texts.items() if other != letter))
+    return (len(said) >= 2 and bool(CJK.search(said)) and (own.endswith(said) or own.startswith(said))
+            and not any(said in clean_text(t) for other, t in option_texts.items() if other != letter))
 
 
 def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
@@ -889,7 +890,17 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
     """"the drug responsible is amiodarone (B)", "highly suggestive of psoriasis vulgaris (option D)", "功能是主运化（E）":
     an option's text after a verb, with its letter in brackets. Reasoning names options so too ("the definitive
     treatment is emergent hemodialysis (D). However, …"), so these answer only a reply that commits to nothing else;
-    a sentence naming two options so names several, and a letter after another option's text names neither."""
+    a sentence naming two options so names several, and a letter after another option's text names neither; a reply that
+    brackets the letters of several options here and there ("ultrasonography (A) … a pertechnetate scan (C) is used to
+    …") picks none of them."""
+    pairs = list(_pairs(text, option_texts))
+    if all(s.value is not None for s in pairs) and len({m.group(1) for m in _BRACKETED_LETTER.finditer(text)}) > 1:
+        return
+    yield from pairs
+
+
+def _pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[Statement]:
+    """Each text-and-letter pair of ``_text_letter_pairs``, read as it stands."""
     for match in _TEXT_THEN_OWN_LETTER.finditer(text):
         pair = _text_and_letter(text, match)
         if pair is None or _CONDITION.match(pair[2]) or not _under_an_answer_heading(text, match):
@@ -1209,6 +1220,20 @@ def answers_other_questions(text: str) -> bool:
 _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n|$)")
 
 
+#: "阿托品不能缓解的是肌肉震颤，所以选C": the question restated and answered by a text, then a letter in the same sentence
+_TEXT_THEN_CHOICE = re.compile(r"的是\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)\s*(?:选|答案(?:是|为)?)\s*:?\s*([A-E])(?![A-Za-z0-9])")
+
+
+def _text_then_choice(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """A letter chosen right after the reply names another option's whole text as the answer in the same sentence."""
+    found = []
+    for match in _TEXT_THEN_CHOICE.finditer(text):
+        named = option_by_text(match.group(1), option_texts)
+        if named not in (None, match.group(2)):
+            found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {match.group(2)} with the text of {named}"))
+    return found
+
+
 def _other_text_next(text: str, found: Sequence[Statement], option_texts: Mapping[str, str]) -> list[Statement]:
     """The letter's sentence followed by one that is only another option's whole text ("答案：B。系统性红斑狼疮。" when
     that is D): the letter and the text disagree, so the reply commits to neither."""
@@ -1290,7 +1315,7 @@ def letter_statements(
                  and not _asks_another_thing(s, question, option_texts)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
-        found += _other_text_next(text, found, option_texts)
+        found += _other_text_next(text, found, option_texts) + _text_then_choice(text, option_texts)
     found = after_retraction(text, found)
     found += _computed_against(text, found, option_texts)
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
@@ -1360,6 +1385,7 @@ def _asks_another_thing(statement: Statement, question: str | None, option_texts
 #: a bracketed letter closing the reply's last sentence, a short one: "Wernicke encephalopathy. Give thiamine first (A)."
 _CLOSING_BRACKET = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*((?:[^\s.!?()]+[ \t]+){0,4}[^\s.!?()]+)[ \t]*[(\[]([A-E])[)\]]\s*[.!]?\s*$")
 _ENDS_IN_BRACKET = re.compile(r"[)\]]\s*[.!]?\s*$")
+_OPENING_BRACKET = re.compile(r"\s*((?:[^\s.!?()]+[ \t]+){0,4}[^\s.!?()]+)[ \t]*[(\[]([A-E])[)\]]\s*[.!](?:\s|$)")
 _BRACKETED = re.compile(r"[(\[]([A-E])[)\]]")
 #: a sentence that weighs rather than answers: "Aortic dissection would need a tearing pain (E)."
 _WEIGHS = re.compile(NOT_IT + r"|\b(?i:would|could|might|if|unless|need|needs|consider|than)\b")
@@ -1369,8 +1395,8 @@ STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 
 #: "… the most common malignant testicular tumor of young children — E." (or "— option E."): a dash and a letter closing the reply's last
 #: sentence (never one ruling out: "Aortic dissection is unlikely — E.")
-_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—])\s*(?:(?i:option|choice|answer)\s+)?[A-E]\s*[.!]?\s*$")
-_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—])\s*(?:(?i:option|choice|answer)\s+)?([A-E])\s*[.!]?\s*$")
+_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—→])\s*(?:(?i:option|choice|answer)\s+)?[A-E]\s*[.!]?\s*$")
+_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—→])\s*(?:(?i:option|choice|answer)\s+)?([A-E])\s*[.!]?\s*$")
 
 
 def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
@@ -1442,10 +1468,11 @@ def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Stateme
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
-    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence, a plain one of
-    five words at most, when it is the one letter the reply writes (never in a sentence that rules out or weighs: "… is
+    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence (or its first:
+    "Upper endoscopy with biopsy (B). It is the gold standard …"), a plain one of five words at most, when it is the one
+    letter the reply writes (never in a sentence that rules out or weighs: "… is
     unlikely (B).", "Aortic dissection would need a tearing pain (E).")."""
-    match = _CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None
+    match = (_CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None) or _OPENING_BRACKET.match(text)
     if match is None or _WEIGHS.search(match.group(1)) or len(set(STANDALONE_LETTER.findall(text))) != 1:
         return []
     bracket = _BRACKETED.match(text, match.start(2) - 1)

@@ -58,9 +58,9 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict" (not "verdict_explanation",
+#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict", "statement_assessment" (not "verdict_explanation",
 #: "truth_basis", "rationale" or "statement")
-_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$")
+_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$|^statement_assessment$")
 
 
 def _is_answer_field(key: str) -> bool:
