@@ -547,3 +547,44 @@ def test_replies_written_against_the_last_rules(opts: dict, stem: str, reply: st
                                    "False. But the evidence here remains uncertain, so I could be wrong either way."])
 def test_a_verdict_called_uncertain_is_hedged(reply: str) -> None:
     assert read_strict(reply, TF, _statement("Vitamin D supplementation prevents fractures in community-dwelling adults.")).value is None
+
+
+# Replies a fourth review wrote against the round-21 rules.
+PREGNANCY_BP = {"A": "Methimazole", "B": "Lisinopril", "C": "Labetalol", "D": "Hydralazine", "E": "Nifedipine"}
+PREGNANCY_BPS = "A 28-year-old pregnant woman at 12 weeks has BP 160/100 mm Hg. Which is the most appropriate antihypertensive?"
+PANCREATITIS = {"A": "急性阑尾炎", "B": "急性胆囊炎", "C": "急性胰腺炎", "D": "消化性溃疡穿孔", "E": "肠梗阻"}
+PANCREATITISS = "患者饮酒后上腹剧痛向腰背部放射，血淀粉酶显著升高。最可能的诊断是"
+EFFUSION = {"A": "CT", "B": "超声心动图", "C": "心电图", "D": "胸部X线", "E": "冠状动脉造影"}
+SENSITIVITY_ZH = {"A": "真阳性率", "B": "真阴性率", "C": "假阳性率", "D": "假阴性率", "E": "阳性预测值"}
+PLAQUES = {"A": "Pityriasis rosea", "B": "Seborrheic dermatitis", "C": "Tinea corporis", "D": "Psoriasis vulgaris", "E": "Lichen planus"}
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (PREGNANCY_BP, PREGNANCY_BPS, "Avoid lisinopril (B). It is teratogenic; labetalol is the first-line agent in pregnancy.", 'C'),
+    (PREGNANCY_BP, PREGNANCY_BPS, "Never lisinopril (B). ACE inhibitors cause fetal renal damage; labetalol is preferred.", None),
+    (PREGNANCY_BP, PREGNANCY_BPS, "Classic board trap (B). ACE inhibitors are teratogenic, so choose labetalol.", None),
+    (PREGNANCY_BP, PREGNANCY_BPS, "The answer is C... wait, if she had asthma the answer would be E. She does not, so labetalol stays.", None),
+    (PANCREATITIS, PANCREATITISS, "患者上腹痛向腰背部放射，血淀粉酶升高。需要鉴别的是急性胆囊炎，故选C。", 'C'),
+    (PANCREATITIS, PANCREATITISS, "首先要排除的是消化性溃疡穿孔，所以选C，因为立位腹平片未见膈下游离气体。", 'C'),
+    (PANCREATITIS, PANCREATITISS, "本题最容易误选的是急性胆囊炎，因此选C。", 'C'),
+    (EFFUSION, "诊断心包积液最简便可靠的检查是", "答案：B超声心动图。超声心动图可以直接显示心包腔内液性暗区。", 'B'),
+    (PANCREATITIS, PANCREATITISS, "答案：B\n\n解析：Murphy征阳性提示急性胆囊炎。C也可正确吗？不可以，因为淀粉酶正常。", 'B'),
+    (PANCREATITIS, PANCREATITISS, "答案：C。急性胰腺炎。B也可正确地解释右上腹痛，但不能解释淀粉酶升高。", 'C'),
+    (SENSITIVITY_ZH, "灵敏度是指", "灵敏度是指真阳性率，特异度指真阴性率。", 'A'),
+    (PLAQUES, "Which is the most likely diagnosis?", "The findings are classic for psoriasis vulgaris (D). Tinea corporis (C) would show central clearing, and lichen planus (E) presents with violaceous papules.", 'D'),
+])
+def test_replies_written_against_the_round_21_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
+    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
+    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Hypertension is the most important modifiable risk factor for stroke.", "It is true that hypertension is the most important modifiable risk factor for stroke, and this is not an oversimplification.", True),
+    ("Hypertension is the most important modifiable risk factor for stroke.", "This is not an oversimplification. The statement is true.", True),
+    ("IgM is the first antibody produced in a primary immune response.", "True. In a primary response IgM appears first; in a secondary response it is IgG, not IgM, that predominates.", True),
+    ("Metformin is contraindicated in patients with an eGFR below 30.", "{\"statement_assessment\": \"Mostly true but incomplete\", \"answer\": \"True\"}", True),
+    ("Metformin is contraindicated in patients with an eGFR below 30.", "{\"statement_assessment\": \"partially correct\", \"answer\": \"False\"}", False),
+])
+def test_true_false_replies_written_against_the_round_21_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

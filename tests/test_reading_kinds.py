@@ -1531,9 +1531,10 @@ CHOLECYSTITIS = {"A": "CT scan of the abdomen", "B": "Upper endoscopy with biops
      "Technetium-99m pertechnetate scan (D) is used to detect it.", None),
     ("Upper endoscopy with biopsy (B). It is the gold standard because it allows tissue sampling.", "B"),
     ("The statement is true. Hmm...\n\nActually, let me correct myself. The answer is C.", "C"),
-    ("Answer: A ... wait, that only shows infection. Correct answer: C — magnetic resonance cholangiopancreatography.", "C"),
+    # "... wait" is no retraction (it also opens a hypothetical: "C... wait, if she had asthma the answer would be E"): two answers
+    ("Answer: A ... wait, that only shows infection. Correct answer: C — magnetic resonance cholangiopancreatography.", None),
 ])
-def test_letters_here_and_there_an_opening_bracket_and_self_corrections(reply: str, expected: object) -> None:
+def test_letters_here_and_there_an_opening_text_with_its_letter_and_self_corrections(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(CHOLECYSTITIS), option_texts=CHOLECYSTITIS, language="en")
     assert read_strict(reply, fmt).value == expected
 

@@ -438,12 +438,13 @@ def _predicate_start(statement: str) -> int:
     return verb.start() if verb else 0
 
 
-def _claims_alike(segment: str, claim: str) -> bool:
-    """Whether a part of a reply's sentence makes the statement's claim: one of its longer words is the claim's ("The
-    antidote is flumazenil, not naloxone" to "Naloxone is the antidote …"; not "because the underlying disease — not the
-    physician — is the cause of death" to "A physician must honour a request …")."""
+def _claims_alike(segment: str, claim: str, least: int) -> bool:
+    """Whether a part of a reply's sentence makes the statement's claim: ``least`` of its longer words are the claim's
+    ("The antidote is flumazenil, not naloxone" to "Naloxone is the antidote …"; not "because the underlying disease —
+    not the physician — is the cause of death" to "A physician must honour a request …"; a short denied word needs two:
+    "IgG, not IgM, is the only class that crosses the placenta", not "in a secondary response it is IgG, not IgM")."""
     words = {w for w in re.findall(r"[a-z-]{5,}", claim)}
-    return bool(words & set(re.findall(r"[a-z-]{5,}", segment.lower())))
+    return len(words & set(re.findall(r"[a-z-]{5,}", segment.lower()))) >= least
 
 
 #: what splits a sentence into the parts a denial belongs to: a semicolon, a colon, "because", "since", "while"
@@ -474,7 +475,9 @@ def denies_statement(reply: str, question: str) -> Reading | None:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
-            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(_segment_at(reply, denied.start()), statement[claim:]):
+            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(
+                _segment_at(reply, denied.start()), statement[claim:], 1 if len(words[0]) >= 8 else 2
+            ):
                 break  # "the disease — not the physician — is the cause of death": the subject denied of another claim
             if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):
                 return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply denies \"{' '.join(words[:n])}\"")

@@ -53,7 +53,7 @@ from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
 _SPECIES = re.compile(r"\.\s?(?!(?:because|since|as|the|this|it|its|and|or|but|is|which|that|for|with|not)\b)([a-z]{4,})\b")
-_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9fff]|[组型族群超])"  # not "D-dimer", "D-二聚体", "A组链球菌", "B超"
+_ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9fff]|[组型族群]|超(?!声))"  # not "D-dimer", "D-二聚体", "A组链球菌", "B超"
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
@@ -261,7 +261,7 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -351,7 +351,6 @@ _RETRACTION = re.compile(
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B.")
 _RECONSIDERED = re.compile(
     r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
-    r"|(?:\.{2,}|…)\s*(?i:wait)\b"
 )
 _KEPT = re.compile(r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b")
 #: a reply that is an option's text, a comma and a letter: "甲巯咪唑，A。"
@@ -371,7 +370,7 @@ _TEXT_SPANS = (
     # "华法林过量导致出血时，应使用维生素K进行拮抗"
     re.compile(r"(?<![不未无毋勿禁])(?:应|应该|应当|需|需要)(?:使用|给予|应用)[ \t]*([^\n。;；，,]+)"),
     # "灵敏度是指<text>": what the question asks about, defined by an option's text
-    re.compile(r"(?:是指|指的是|(?<=[\u4e00-\u9fff”\"])指(?![导标数南出明向定甲]))[ \t]*([^\n。;；，,]+)"),
+    re.compile(r"(?:是指|指的是)[ \t]*([^\n。;；，,]+)"),
     # "会引起灰婴综合征的是氯霉素。": the question restated as "…的是", then the text (not "需要注意的是…")
     re.compile(r"(?:^|(?<=[。；;!！\n]))[ \t]*(?:(?!注意|指出|强调|一提|不同|相同|遗憾|肯定|重要|不|没有)[^\n。;；，,!！])+的是[ \t]*([^\n。;；，,]+)"),
     re.compile(r"(?:诊断|病因|原因|治疗|措施|药物|检查|表现|选择|处理|方法|疾病|抗体|正常值|正常范围|浓度|频率|剂量)[ \t]*(?:(?:应|主要)?(?:是|为)[ \t]*:?|:)[ \t]*([^\n。;；，,]+)"),
@@ -894,8 +893,11 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
     brackets the letters of several options here and there ("ultrasonography (A) … a pertechnetate scan (C) is used to
     …") picks none of them."""
     pairs = list(_pairs(text, option_texts))
-    if all(s.value is not None for s in pairs) and len({m.group(1) for m in _BRACKETED_LETTER.finditer(text)}) > 1:
-        return
+    paired = {s.value for s in pairs}
+    beside = {m.group(1) for m in _BRACKETED_LETTER.finditer(text) if m.group(1) not in paired
+              and not _WEIGHS.search(sentence_at(text, m.start(), m.end())) and not _RULED_OUT.search(sentence_at(text, m.start(), m.end()))}
+    if pairs and all(s.value is not None for s in pairs) and beside:
+        return  # another option bracketed in a sentence that does not set it aside: no pick
     yield from pairs
 
 
@@ -1229,7 +1231,8 @@ def _text_then_choice(text: str, option_texts: Mapping[str, str]) -> list[Statem
     found = []
     for match in _TEXT_THEN_CHOICE.finditer(text):
         named = option_by_text(match.group(1), option_texts)
-        if named not in (None, match.group(2)):
+        clause = re.split(r"[，,]", text[: match.start()])[-1]
+        if named not in (None, match.group(2)) and not (_RULED_OUT.search(clause) or re.search("误|容易|除外|排除|鉴别", clause)):
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {match.group(2)} with the text of {named}"))
     return found
 
@@ -1385,7 +1388,6 @@ def _asks_another_thing(statement: Statement, question: str | None, option_texts
 #: a bracketed letter closing the reply's last sentence, a short one: "Wernicke encephalopathy. Give thiamine first (A)."
 _CLOSING_BRACKET = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*((?:[^\s.!?()]+[ \t]+){0,4}[^\s.!?()]+)[ \t]*[(\[]([A-E])[)\]]\s*[.!]?\s*$")
 _ENDS_IN_BRACKET = re.compile(r"[)\]]\s*[.!]?\s*$")
-_OPENING_BRACKET = re.compile(r"\s*((?:[^\s.!?()]+[ \t]+){0,4}[^\s.!?()]+)[ \t]*[(\[]([A-E])[)\]]\s*[.!](?:\s|$)")
 _BRACKETED = re.compile(r"[(\[]([A-E])[)\]]")
 #: a sentence that weighs rather than answers: "Aortic dissection would need a tearing pain (E)."
 _WEIGHS = re.compile(NOT_IT + r"|\b(?i:would|could|might|if|unless|need|needs|consider|than)\b")
@@ -1468,11 +1470,10 @@ def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Stateme
 
 
 def _closing_bracket(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
-    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence (or its first:
-    "Upper endoscopy with biopsy (B). It is the gold standard …"), a plain one of five words at most, when it is the one
-    letter the reply writes (never in a sentence that rules out or weighs: "… is
+    """"Give thiamine first (A).", "Uric acid (B).": a bracketed letter closing the reply's last sentence, a plain one of
+    five words at most, when it is the one letter the reply writes (never in a sentence that rules out or weighs: "… is
     unlikely (B).", "Aortic dissection would need a tearing pain (E).")."""
-    match = (_CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None) or _OPENING_BRACKET.match(text)
+    match = _CLOSING_BRACKET.search(text) if _ENDS_IN_BRACKET.search(text) else None
     if match is None or _WEIGHS.search(match.group(1)) or len(set(STANDALONE_LETTER.findall(text))) != 1:
         return []
     bracket = _BRACKETED.match(text, match.start(2) - 1)

@@ -96,7 +96,7 @@ _UNDECIDED = re.compile(
 _PARTLY = re.compile(
     r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
     r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
-    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|neither\s+(?:simply\s+)?true\s+nor\s+false|(?:an\s+)?oversimplification)\b"
+    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|neither\s+(?:simply\s+)?true\s+nor\s+false|(?:statement|it|this)\s+is\s+an\s+oversimplification)\b"
 )
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")

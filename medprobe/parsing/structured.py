@@ -58,9 +58,11 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict", "statement_assessment" (not "verdict_explanation",
+#: other names of a verdict field: "statement_truth", "truthfulness", "overall_verdict" (not "verdict_explanation",
 #: "truth_basis", "rationale" or "statement")
-_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$|^statement_assessment$")
+_VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$")
+#: a field read only where no answer field is: {"statement_assessment": "false", "reasoning": "…"}
+_FALLBACK_FIELDS = ("statement_assessment",)
 
 
 def _is_answer_field(key: str) -> bool:
@@ -86,4 +88,6 @@ def answer_fields(text: str) -> list[str] | None:
                 if as_text is None:
                     return []
                 values.append(as_text)
-    return values if found else None
+    if not found:
+        values = [value for obj in _objects(text) for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
+    return values if found or values else None
