@@ -10,7 +10,7 @@ MCQs of five options), four replies per question in the manners of different cha
 last, option-by-option analyses, Markdown, JSON, full-width forms, the answer given by its text), about one in
 five committing to no single answer; each was written and labelled by a helper given only a writing
 instruction, never the reader. The sets came in rounds (one English and one Chinese set in round 0, two of each in
-rounds 1–9, three of each from round 10): the
+rounds 1–9, three or four of each from round 10): the
 reader's rules were changed after reading the misses of each round, so a set measures the reader honestly only
 until its misses were looked at. ``UNSEEN`` names the latest round's sets, whose errors were not looked at; the
 last lines pool them (and, apart, the seen ones).
