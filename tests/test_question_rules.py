@@ -9,6 +9,7 @@ from medprobe.parsing.answers import read_strict
 from medprobe.parsing.question_rules import asked_word
 from medprobe.parsing.reply_text import stem_of
 from medprobe.records import AnswerFormat
+from testing.mcq import option_format, question
 
 LUNG = {"A": "Small cell carcinoma", "B": "Adenocarcinoma", "C": "Large cell carcinoma", "D": "Squamous cell carcinoma", "E": "Carcinoid tumor"}
 SPUTUM = {"A": "铁锈色痰", "B": "砖红色胶冻样痰", "C": "黄绿色脓痰", "D": "粉红色泡沫痰", "E": "白色黏痰"}
@@ -16,16 +17,8 @@ SITE = {"A": "脑叶", "B": "基底节区", "C": "丘脑", "D": "脑桥", "E": "
 ULCER = {"A": "上消化道出血", "B": "穿孔", "C": "幽门梗阻", "D": "癌变", "E": "贫血"}
 
 
-def _question(stem: str, texts: dict[str, str]) -> str:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
-    head, options, answer = ("问题：", "选项：", "答案：") if zh else ("Question: ", "Options: ", "Answer:")
-    return head + stem + "\n" + options + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n" + answer
-
-
 def _read(reply: str, texts: dict[str, str], stem: str | None) -> object:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in "".join(texts.values()))
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if zh else "en")
-    return read_strict(reply, fmt, None if stem is None else _question(stem, texts)).value
+    return read_strict(reply, option_format(texts), None if stem is None else question(stem, texts)).value
 
 
 EN_STEM = "A 64-year-old smoker has a central cavitating mass and hypercalcemia. Which type of lung cancer is most likely?"
@@ -71,7 +64,7 @@ def test_what_a_stem_asks_for(stem: str, word: str) -> None:
 
 
 def test_the_stem_is_our_question_without_its_options_and_label() -> None:
-    assert stem_of(_question("肺炎链球菌肺炎的典型痰液是", SPUTUM)) == "肺炎链球菌肺炎的典型痰液是"
+    assert stem_of(question("肺炎链球菌肺炎的典型痰液是", SPUTUM)) == "肺炎链球菌肺炎的典型痰液是"
 
 
 TF = AnswerFormat(kind="true_false", options=[], option_texts={})
@@ -105,7 +98,7 @@ IG = {"A": "IgG", "B": "IgA", "C": "IgM", "D": "IgD", "E": "IgE"}
     ("答案：B\n\n解析：肝性脑病是肝硬化最常见的并发症。", CIRRHOSIS, "肝硬化最常见的并发症是", None),  # the same superlative
     ("答案：A\n\n解析：IgG是唯一能通过胎盘的Ig。IgM是分子量最大的Ig。", IG, "能通过胎盘的免疫球蛋白是", "A"),
 ])
-def test_an_option_named_after_the_letter_by_another_superlative_is_a_fact_beside_the_question(
+def test_an_option_named_after_the_letter_by_another_superlative_is_a_fact_beside_thequestion(
     reply: str, texts: dict, stem: str | None, expected: object
 ) -> None:
     assert _read(reply, texts, stem) == expected
@@ -127,7 +120,7 @@ def test_one_option_named_alone_by_either_name_a_list_with_and_or_beside_chinese
     reply: str, texts: dict, stem: str, expected: object
 ) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is LEADS else "en")
-    assert read_strict(reply, fmt, _question(stem, texts)).value == expected
+    assert read_strict(reply, fmt, question(stem, texts)).value == expected
 
 
 MENINGITIS = {"A": "Oral fluconazole alone", "B": "Amphotericin B plus flucytosine", "C": "Ceftriaxone plus vancomycin",
@@ -143,7 +136,7 @@ MENINGITIS = {"A": "Oral fluconazole alone", "B": "Amphotericin B plus flucytosi
 ])
 def test_named_alone_with_capitals_in_names_plus_signs_and_a_vignette_that_says_not(reply: str, stem: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(MENINGITIS), option_texts=MENINGITIS)
-    assert read_strict(reply, fmt, _question(stem, MENINGITIS)).value == expected
+    assert read_strict(reply, fmt, question(stem, MENINGITIS)).value == expected
 
 
 CHEST = {"A": "Pneumonia", "B": "Pulmonary embolism", "C": "Pneumothorax", "D": "Pericarditis", "E": "Aortic dissection"}
@@ -222,7 +215,7 @@ def test_named_alone_does_not_read_a_reply_weighing_possibilities() -> None:
     viruses = {"A": "Cryptococcus neoformans", "B": "JC virus", "C": "Epstein-Barr virus", "D": "Toxoplasma gondii", "E": "Cytomegalovirus"}
     reply = "Ring-enhancing lesions raise two possibilities: toxoplasmosis and a lymphoma linked to Epstein-Barr virus."
     fmt = AnswerFormat(kind="option_letter", options=list(viruses), option_texts=viruses)
-    assert read_strict(reply, fmt, _question("Which organism is most likely responsible?", viruses)).value is None
+    assert read_strict(reply, fmt, question("Which organism is most likely responsible?", viruses)).value is None
 
 
 PNEUMOCOCCUS = {"A": "青霉素G", "B": "红霉素", "C": "庆大霉素", "D": "万古霉素", "E": "氯霉素"}
@@ -247,7 +240,7 @@ def test_a_completion_under_a_condition_or_another_name_for_the_subject(reply: s
 ])
 def test_hedging_answer_fields_stay_answers_and_a_later_possibility_leaves_the_answer(reply: str, expected: object) -> None:
     fmt = AnswerFormat(kind="option_letter", options=list(LUNG), option_texts=LUNG)
-    assert read_strict(reply, fmt, _question(EN_STEM, LUNG)).value == expected
+    assert read_strict(reply, fmt, question(EN_STEM, LUNG)).value == expected
 
 
 @pytest.mark.parametrize(("reply", "expected"), [
@@ -301,7 +294,7 @@ ULCER_SITE = {"A": "胃底", "B": "胃小弯", "C": "胃大弯", "D": "贲门"}
 def test_third_review_replies_judged_wrong_explained_or_restated(reply: str, texts: dict, stem: str, expected: object) -> None:
     zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
     fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, _question(stem, texts)).value == expected
+    assert read_strict(reply, fmt, question(stem, texts)).value == expected
 
 
 @pytest.mark.parametrize("reply", [
@@ -389,47 +382,45 @@ NEURO = {"A": "Myasthenia gravis", "B": "Guillain-Barré syndrome", "C": "Botuli
 GENE = {"A": "CFTR", "B": "DNAH5", "C": "SERPINA1", "D": "FBN1", "E": "PKD1"}
 SHOCK = {"A": "Norepinephrine", "B": "Intravenous crystalloid bolus", "C": "Dobutamine", "D": "Hydrocortisone", "E": "Packed red blood cell transfusion"}
 PA = {"A": "Pernicious anemia", "B": "Dietary folate deficiency in chronic alcohol use", "C": "Iron deficiency anemia", "D": "Anemia of chronic disease", "E": "Myelodysplastic syndrome"}
-ZH, EN = True, False
 REVIEWED = [
-    (P, PS, ZH, "患者有结核中毒症状、腹壁柔韧感、渗出性腹水及ADA升高，诊断考虑结核性腹膜炎。因此选项E（缩窄性心包炎）可除外。", "A"),
-    (P, PS, ZH, "最可能的诊断是结核性腹膜炎。卵巢癌亦可出现渗出性腹水，故选项C仍需警惕。", "A"),
-    (P, PS, ZH, "符合结核性腹膜炎。腹水为渗出液，故选项B可除外。", None),
-    (P, PS, ZH, "逐项分析：\nA. 结核性腹膜炎：症状体征及ADA升高均符合。\nB. 肝硬化腹水：为漏出液，故选项B可除外。\nC. 卵巢癌：多为血性腹水。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上发生。\nE. 缩窄性心包炎：腹水为漏出液。\n\n综上，最可能的诊断为结核性腹膜炎。", "A"),
-    (M, MS, ZH, "A 阿托品 ✗ 中枢作用弱\n\n晕动病预防首选东莨菪碱。", None),
-    (M, MS, ZH, "C 地西泮不是首选\n晕动病的预防首选东莨菪碱，它能抑制前庭神经。", None),
-    (M, MS, ZH, "A 阿托品不行\n\n应选择东莨菪碱。", None),
-    (P, PS, ZH, "逐项分析：\nA. 结核性腹膜炎：低热盗汗、腹壁柔韧感、ADA升高，符合。\nB. 肝硬化腹水：为漏出液，不符合。\nC. 卵巢癌：也可有渗出性腹水及消瘦，不能完全排除。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上，不符合。\nE. 缩窄性心包炎：不符合。\n\n答案：A\n\nA、C 均为正确答案，本题应为多选题。", None),
-    (P, PS, ZH, "本题需鉴别以下两个选项：\n选项A\n选项C", None),
-    (G, "胆囊结石首选的检查是", ZH, "胆囊结石首选的治疗方法是腹腔镜胆囊切除术；若合并胆总管结石，首选ERCP取石。", None),
-    (CAP, "社区获得性肺炎最常见的病原体是", ZH, "答案：A。\n\n肺炎链球菌仍是社区获得性肺炎的首要致病菌。流感嗜血杆菌也是最常见的病原体之一，多见于COPD患者；肺炎支原体多见于青少年。", "A"),
-    (MI, "急性心肌梗死早期诊断最有价值的检查是", ZH, "答案：A。\n冠状动脉造影虽是最有价值的检查，但为有创检查，早期诊断仍依靠心电图。", "A"),
-    (MI, "急性心肌梗死早期诊断最有价值的检查是", ZH, "答案是A，因为心肌酶在发病早期尚未升高，很难说明问题。", "A"),
-    (P, PS2, ZH, "本题考查渗出性腹水的鉴别，即选项A~E中哪一个最符合。血性腹水+CA125明显升高+中老年女性，首先考虑卵巢癌。", "C"),
-    (P, PS, ZH, "本题答案：A\n\n解析：结核中毒症状+腹壁柔韧感+ADA升高。卵巢癌同样可以出现渗出性腹水，所以选项C也需鉴别。", "A"),
-    (P, PS, ZH, "所以选项D是干扰项，正确答案是A。", "A"),
-    (M, MS, ZH, "A 阿托品 错\n\n答案B", "B"),
-    (M, MS, ZH, "E 苯海拉明也可以\n但首选仍是东莨菪碱，答案是B。", "B"),
-    (COX, "A man is started on celecoxib. What is the mechanism of action of this drug?", EN, "1. Celecoxib is a coxib, a class designed to spare the gastric mucosa.\n2. It selectively blocks the inducible cyclooxygenase isoform expressed at sites of inflammation, while sparing the constitutive gastroprotective isoform.\n\nSo the mechanism is selective cyclooxygenase-2 inhibition.", None),
-    (SCC, "Malignant spinal cord compression with weakness. What is the most appropriate next step?", EN, "**Management**\n\nThis is malignant spinal cord compression with neurologic deficits. Give dexamethasone immediately and arrange emergency neurosurgical decompression followed by radiotherapy.", None),
-    (SARC, "All of the following are typical features of sarcoidosis EXCEPT:", EN, "Let's check each statement:\n\nA is correct - noncaseating granulomas are the histologic hallmark.\nB is correct - seen in most patients.\nC is incorrect - sarcoidosis causes hypercalcemia, not hypocalcemia.\nD is correct - ACE is often elevated.\n\nE is correct.", None),
-    (SARC, "Which finding fits sarcoidosis best?", EN, "A is correct - granulomas.\nB is wrong.\nC is wrong.\nD is correct - ACE.\n\nA is correct.\nD is correct.", None),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "The absence of ptosis and fluctuating fatigability argues against myasthenia, which is option A. The preceding diarrheal illness (Campylobacter) and areflexia point to an acute inflammatory demyelinating polyneuropathy.", None),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "This is not botulism, which is option C.\n\nBotulism causes a descending paralysis.", None),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Many students jump to myasthenia gravis, which is option A. However, MG preserves reflexes; the areflexia points to Guillain-Barré syndrome.", None),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Descending paralysis with dilated pupils would suggest botulism, which is option C; here, though, the weakness ascends, so the diagnosis is Guillain-Barré syndrome.", "B"),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Working diagnosis: A (myasthenia gravis) given the weakness.\n\nBut wait — areflexia and the preceding diarrhea don't fit MG at all. This is Guillain-Barré syndrome after Campylobacter infection.", None),
-    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", EN, "Least likely diagnosis: E (Multiple sclerosis) — MS does not cause areflexic ascending weakness.", None),
-    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", EN, "Chronic sinusitis and bronchiectasis could suggest cystic fibrosis, where the gene is CFTR. However, the situs inversus makes primary ciliary dyskinesia (Kartagener syndrome) the diagnosis, most often due to mutations in the dynein arm gene DNAH5.", None),
-    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", EN, "This is Kartagener syndrome (commonly DNAH5 mutations). In cystic fibrosis, by contrast, the affected gene is CFTR.", None),
-    (SHOCK, "Septic shock, no fluids given yet. Next step?", EN, "Aggressive fluid resuscitation comes first (30 mL/kg within 3 hours). Should MAP stay below 65 despite fluids, the vasopressor would be norepinephrine.", None),
-    (PA, "Anti-intrinsic factor antibodies. Most likely diagnosis?", EN, "The answer is A. Autoantibodies against intrinsic factor block vitamin B12 absorption in the ileum; the resulting deficiency impairs DNA synthesis and myelin (folate metabolism is also disrupted through the methyl-folate trap).", "A"),
+    (P, PS, "患者有结核中毒症状、腹壁柔韧感、渗出性腹水及ADA升高，诊断考虑结核性腹膜炎。因此选项E（缩窄性心包炎）可除外。", "A"),
+    (P, PS, "最可能的诊断是结核性腹膜炎。卵巢癌亦可出现渗出性腹水，故选项C仍需警惕。", "A"),
+    (P, PS, "符合结核性腹膜炎。腹水为渗出液，故选项B可除外。", None),
+    (P, PS, "逐项分析：\nA. 结核性腹膜炎：症状体征及ADA升高均符合。\nB. 肝硬化腹水：为漏出液，故选项B可除外。\nC. 卵巢癌：多为血性腹水。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上发生。\nE. 缩窄性心包炎：腹水为漏出液。\n\n综上，最可能的诊断为结核性腹膜炎。", "A"),
+    (M, MS, "A 阿托品 ✗ 中枢作用弱\n\n晕动病预防首选东莨菪碱。", None),
+    (M, MS, "C 地西泮不是首选\n晕动病的预防首选东莨菪碱，它能抑制前庭神经。", None),
+    (M, MS, "A 阿托品不行\n\n应选择东莨菪碱。", None),
+    (P, PS, "逐项分析：\nA. 结核性腹膜炎：低热盗汗、腹壁柔韧感、ADA升高，符合。\nB. 肝硬化腹水：为漏出液，不符合。\nC. 卵巢癌：也可有渗出性腹水及消瘦，不能完全排除。\nD. 自发性细菌性腹膜炎：多在肝硬化基础上，不符合。\nE. 缩窄性心包炎：不符合。\n\n答案：A\n\nA、C 均为正确答案，本题应为多选题。", None),
+    (P, PS, "本题需鉴别以下两个选项：\n选项A\n选项C", None),
+    (G, "胆囊结石首选的检查是", "胆囊结石首选的治疗方法是腹腔镜胆囊切除术；若合并胆总管结石，首选ERCP取石。", None),
+    (CAP, "社区获得性肺炎最常见的病原体是", "答案：A。\n\n肺炎链球菌仍是社区获得性肺炎的首要致病菌。流感嗜血杆菌也是最常见的病原体之一，多见于COPD患者；肺炎支原体多见于青少年。", "A"),
+    (MI, "急性心肌梗死早期诊断最有价值的检查是", "答案：A。\n冠状动脉造影虽是最有价值的检查，但为有创检查，早期诊断仍依靠心电图。", "A"),
+    (MI, "急性心肌梗死早期诊断最有价值的检查是", "答案是A，因为心肌酶在发病早期尚未升高，很难说明问题。", "A"),
+    (P, PS2, "本题考查渗出性腹水的鉴别，即选项A~E中哪一个最符合。血性腹水+CA125明显升高+中老年女性，首先考虑卵巢癌。", "C"),
+    (P, PS, "本题答案：A\n\n解析：结核中毒症状+腹壁柔韧感+ADA升高。卵巢癌同样可以出现渗出性腹水，所以选项C也需鉴别。", "A"),
+    (P, PS, "所以选项D是干扰项，正确答案是A。", "A"),
+    (M, MS, "A 阿托品 错\n\n答案B", "B"),
+    (M, MS, "E 苯海拉明也可以\n但首选仍是东莨菪碱，答案是B。", "B"),
+    (COX, "A man is started on celecoxib. What is the mechanism of action of this drug?", "1. Celecoxib is a coxib, a class designed to spare the gastric mucosa.\n2. It selectively blocks the inducible cyclooxygenase isoform expressed at sites of inflammation, while sparing the constitutive gastroprotective isoform.\n\nSo the mechanism is selective cyclooxygenase-2 inhibition.", None),
+    (SCC, "Malignant spinal cord compression with weakness. What is the most appropriate next step?", "**Management**\n\nThis is malignant spinal cord compression with neurologic deficits. Give dexamethasone immediately and arrange emergency neurosurgical decompression followed by radiotherapy.", None),
+    (SARC, "All of the following are typical features of sarcoidosis EXCEPT:", "Let's check each statement:\n\nA is correct - noncaseating granulomas are the histologic hallmark.\nB is correct - seen in most patients.\nC is incorrect - sarcoidosis causes hypercalcemia, not hypocalcemia.\nD is correct - ACE is often elevated.\n\nE is correct.", None),
+    (SARC, "Which finding fits sarcoidosis best?", "A is correct - granulomas.\nB is wrong.\nC is wrong.\nD is correct - ACE.\n\nA is correct.\nD is correct.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "The absence of ptosis and fluctuating fatigability argues against myasthenia, which is option A. The preceding diarrheal illness (Campylobacter) and areflexia point to an acute inflammatory demyelinating polyneuropathy.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "This is not botulism, which is option C.\n\nBotulism causes a descending paralysis.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "Many students jump to myasthenia gravis, which is option A. However, MG preserves reflexes; the areflexia points to Guillain-Barré syndrome.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "Descending paralysis with dilated pupils would suggest botulism, which is option C; here, though, the weakness ascends, so the diagnosis is Guillain-Barré syndrome.", "B"),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "Working diagnosis: A (myasthenia gravis) given the weakness.\n\nBut wait — areflexia and the preceding diarrhea don't fit MG at all. This is Guillain-Barré syndrome after Campylobacter infection.", None),
+    (NEURO, "Ascending areflexic weakness after diarrhea. Most likely diagnosis?", "Least likely diagnosis: E (Multiple sclerosis) — MS does not cause areflexic ascending weakness.", None),
+    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", "Chronic sinusitis and bronchiectasis could suggest cystic fibrosis, where the gene is CFTR. However, the situs inversus makes primary ciliary dyskinesia (Kartagener syndrome) the diagnosis, most often due to mutations in the dynein arm gene DNAH5.", None),
+    (GENE, "Sinusitis, bronchiectasis and situs inversus: mutation in which gene?", "This is Kartagener syndrome (commonly DNAH5 mutations). In cystic fibrosis, by contrast, the affected gene is CFTR.", None),
+    (SHOCK, "Septic shock, no fluids given yet. Next step?", "Aggressive fluid resuscitation comes first (30 mL/kg within 3 hours). Should MAP stay below 65 despite fluids, the vasopressor would be norepinephrine.", None),
+    (PA, "Anti-intrinsic factor antibodies. Most likely diagnosis?", "The answer is A. Autoantibodies against intrinsic factor block vitamin B12 absorption in the ileum; the resulting deficiency impairs DNA synthesis and myelin (folate metabolism is also disrupted through the methyl-folate trap).", "A"),
 ]
 
 
-@pytest.mark.parametrize(("opts", "stem", "zh", "reply", "expected"), REVIEWED)
-def test_replies_written_against_this_stops_rules(opts: dict, stem: str, zh: bool, reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), REVIEWED)
+def test_replies_written_against_this_stops_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    assert _read(reply, opts, stem) == expected
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [
@@ -503,9 +494,7 @@ REVIEWED_AGAIN = [
 
 @pytest.mark.parametrize(("opts", "stem", "reply", "expected"), REVIEWED_AGAIN)
 def test_replies_written_against_this_stops_later_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
-    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+    assert _read(reply, opts, stem) == expected
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [
@@ -538,9 +527,7 @@ PYELO = {"A": "大肠埃希菌", "B": "变形杆菌", "C": "铜绿假单胞菌",
      "C"),
 ])
 def test_replies_written_against_the_last_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
-    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+    assert _read(reply, opts, stem) == expected
 
 
 @pytest.mark.parametrize("reply", ["True. That said, this is uncertain and I might be wrong.",
@@ -574,9 +561,7 @@ PLAQUES = {"A": "Pityriasis rosea", "B": "Seborrheic dermatitis", "C": "Tinea co
     (PLAQUES, "Which is the most likely diagnosis?", "The findings are classic for psoriasis vulgaris (D). Tinea corporis (C) would show central clearing, and lichen planus (E) presents with violaceous papules.", 'D'),
 ])
 def test_replies_written_against_the_round_21_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
-    fmt = AnswerFormat(kind="option_letter", options=list(opts), option_texts=opts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, _question(stem, opts)).value == expected
+    assert _read(reply, opts, stem) == expected
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [

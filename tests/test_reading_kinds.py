@@ -8,6 +8,8 @@ import pytest
 
 from medprobe.parsing.answers import jsonable, read_strict
 from medprobe.records import AnswerFormat
+from testing.mcq import option_format
+from testing.mcq import question as asked
 
 EN = {"A": "Hemolytic transfusion reaction", "B": "Iron deficiency anemia", "C": "Riboflavin", "D": "Cholesterol embolization", "E": "Dabigatran"}
 ZH = {"A": "缺铁性贫血", "B": "胸部CT", "C": "HCV", "D": "手术治疗", "E": "低血钾"}
@@ -180,13 +182,13 @@ LIST = "A.幻视 B.言语性幻听 C.幻嗅 D.幻触 E.幻味"
     ("急性阑尾炎最典型的症状是腹痛。", APPENDICITIS, None),
 ])
 def test_chinese_conclusions_and_copied_lists(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
 def test_a_looping_option_list_cut_after_a_letter_answers_nothing() -> None:
     texts = {"A": "咽喉肌", "B": "四肢近端肌", "C": "呼吸肌", "D": "眼外肌", "E": "面肌"}
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     copy = "A 咽喉肌 B 四肢近端肌 C 呼吸肌 D 眼外肌 E 面肌"
     assert read_strict(f"{copy} {copy} A 咽喉肌 B", fmt).value is None
     assert read_strict("A 咽喉肌", fmt).value == "A"  # one option with its text, no list copied: an answer
@@ -206,7 +208,7 @@ IRON = {"A": "血清铁", "B": "血清铁蛋白", "C": "总铁结合力", "D": "
     ("最敏感的指标是血清铁。血清铁蛋白。总铁结合力。", IRON, None),
 ])
 def test_a_letter_against_a_later_text_and_sentences_listing_options(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -279,7 +281,7 @@ ORGANOPHOSPHATE = {"A": "阿托品", "B": "碘解磷定", "C": "新斯的明", "
     ("阿托品是首选，碘解磷定也是首选，因此A和B都可以。", ORGANOPHOSPHATE, None),
 ])
 def test_chinese_texts_that_name_the_answer(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -354,7 +356,7 @@ ANEMIA = {"A": "贫血", "B": "白血病"}
     ("最可靠的指标是血清铁降低（C）。", IRON_ZH, None),  # the text of A with the letter C
 ])
 def test_chinese_superlatives_naming_an_option(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -423,7 +425,7 @@ HEMORRHAGE = {"A": "脑叶", "B": "小脑", "C": "脑桥", "D": "基底节区", 
     ("所以最常见的是 D 基底节区以外的部位。", None),
 ])
 def test_a_letter_and_its_own_text_set_off_by_a_space(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(HEMORRHAGE), option_texts=HEMORRHAGE, language="zh")
+    fmt = option_format(HEMORRHAGE, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -446,7 +448,7 @@ HERNIA = {"A": "股疝", "B": "腹股沟斜疝", "C": "腹股沟直疝", "D": "�
     ("腹外疝有多种类型。下面逐一分析各选项：\n\nA. 股疝：多见于中年以上妇女，", HERNIA, None),
 ])
 def test_letters_against_their_texts_in_one_width_and_announced_analyses(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -492,7 +494,7 @@ CHEST = {"A": "大叶性肺炎", "B": "胸腔积液", "C": "急性心肌梗死",
     ("参与Ⅱ型超敏反应的抗体主要是IgG和IgM。", ANTIBODIES, None),
 ])
 def test_chinese_letters_headings_loops_retractions_and_lists(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -598,7 +600,7 @@ VALVE = {"A": "咯血", "B": "声音嘶哑", "C": "支气管哮喘", "D": "劳�
     ("脾的主要生理功能是 **主运化**（E），为后天之本。", {**VALVE, "E": "主运化"}, "E"),
 ])
 def test_chinese_names_marks_and_conclusions(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -666,7 +668,7 @@ STATS = {"A": "犯第Ⅱ类错误的概率", "B": "检验效能", "C": "允许�
     ("答案是B……不对，再想一想。特异性最高的应是抗Sm抗体。所以最终答案是D。", STATS, "D"),
 ])
 def test_chinese_short_names_lists_and_conclusions(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -732,7 +734,7 @@ INFLAMMATION = {"A": "纤维素性炎", "B": "化脓性炎", "C": "出血性炎"
     ("选项B（感染）是正确的。", OVARY, "B"),
 ])
 def test_chinese_option_lines_dashes_quotes_and_retractions(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -791,7 +793,7 @@ ULCER = {"A": "诊断性腹腔穿刺", "B": "立位腹部X线平片见膈下游�
     ("限速酶是诊断性腹腔穿刺（选项A）……综合考虑，A和B都参与，无法确定唯一答案。", ULCER, None),
 ])
 def test_chinese_loops_short_conclusions_paraphrased_conflicts_and_no_single_answer(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -842,7 +844,7 @@ THYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "HBeAg", "D": "t(9;
     ("我一开始想到的是A。但是它起效较慢。\n\n所以首选应为B，而不是A。", THYROID, "B"),
 ])
 def test_chinese_suffixes_bracketed_texts_commas_and_first_thoughts(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -877,7 +879,7 @@ def test_english_look_alikes_of_conclusions_stay_unread(reply: str, expected: ob
     ("所以如果考的是最早，可以考虑C；如果考的是最有价值，则应选B。两者都有一定道理。", None),
 ])
 def test_chinese_look_alikes_of_conclusions_stay_unread(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(TREATMENTS), option_texts=TREATMENTS, language="zh")
+    fmt = option_format(TREATMENTS, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -917,7 +919,7 @@ PNEUMONIA = {"A": "IgM", "B": "IgA", "C": "肺炎链球菌", "D": "实际有病�
     ("答案：A。\n\n……等等，我前面的答案有误。正确答案应为B。", "B"),
 ])
 def test_chinese_infections_alternatives_first_thoughts_and_definitions(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(PNEUMONIA), option_texts=PNEUMONIA, language="zh")
+    fmt = option_format(PNEUMONIA, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -957,7 +959,7 @@ STROKE = {"A": "静脉阿替普酶溶栓", "B": "阿司匹林联合氯吡格雷�
      "本题的答案是：\nA.", STROKE, None),
 ])
 def test_chinese_alternatives_choices_marks_and_loops_cut_after_a_letter(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1007,7 +1009,7 @@ TYPHOID = {"A": "肠出血", "B": "肠穿孔", "C": "中毒性心肌炎", "D": "
     ("A组链球菌。", CIRRHOSIS, "E"),
 ])
 def test_chinese_mistaken_picks_several_letters_caveats_and_group_a(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1047,7 +1049,7 @@ WARFARIN = {"A": "鱼精蛋白", "B": "氨甲苯酸", "C": "垂体后叶素", "D
     ("华法林过量导致出血时，应使用维生素K进行拮抗。", WARFARIN, "D"),
 ])
 def test_chinese_mistakes_named_second_thoughts_degrees_commas_and_paraphrased_letters(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1077,7 +1079,7 @@ STATUS = {"A": "苯妥英钠", "B": "苯巴比妥", "C": "地西泮静脉注射"
     ("D-二聚体升高提示血栓形成，需要进一步检查。", None),
 ])
 def test_chinese_conclusion_verbs_check_marks_and_d_dimer(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(STATUS), option_texts=STATUS, language="zh")
+    fmt = option_format(STATUS, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1116,7 +1118,7 @@ def test_letters_in_sentences_that_rule_out_weigh_compare_or_doubt_are_not_read(
     ("答案：D（不完全肯定）", None),
 ])
 def test_chinese_choices_negated_and_answers_not_quite_sure(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(WARFARIN), option_texts=WARFARIN, language="zh")
+    fmt = option_format(WARFARIN, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1164,7 +1166,7 @@ ECG = {"A": "T波高尖", "B": "QRS波增宽", "C": "P波消失", "D": "PaO2<60 
     ("正确答案是A：PaO2<60mmHg PaCO2正常。", ECG, None),
 ])
 def test_chinese_loops_undecided_replies_and_letters_with_another_text_in_other_punctuation(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1182,7 +1184,7 @@ def test_an_answer_restated_or_followed_by_another_letter_judged_stays_read(repl
 
 
 def test_a_chinese_concession_of_part_of_the_features_is_no_answer() -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(STOMACH), option_texts=STOMACH, language="zh")
+    fmt = option_format(STOMACH, "zh")
     assert read_strict("本例符合胃溃疡的部分特点，但结合体重下降和贫血，最可能的诊断为胃癌。", fmt).value == "C"
     assert read_strict("本例符合十二指肠溃疡的特点。", fmt).value == "B"
 
@@ -1208,12 +1210,12 @@ RENAL = {"A": "血尿素氮15mmol/L", "B": "血肌酐250μmol/L", "C": "血钾5.
     ("答案是B 血肌酐250μmol/L 血钾6.8mmol/L 血钾5.6mmol/L 血钾6.8mmol/L 血钾6.8mmol/L 尿比重1.010 血钾6.8mmol/L", RENAL, None),
 ])
 def test_chinese_sums_several_letters_first_glances_inline_walks_and_loops(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
 def test_a_caveat_after_an_answer_given_as_text_is_no_other_answer() -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(CIRRHOSIS), option_texts=CIRRHOSIS, language="zh")
+    fmt = option_format(CIRRHOSIS, "zh")
     reply = "肝硬化最常见的并发症是上消化道出血。需要注意区分：肝硬化最常见的死亡原因是肝性脑病。"
     assert read_strict(reply, fmt).value == "A"
 
@@ -1226,7 +1228,7 @@ HEPATIC = {"A": "口服乳果糖", "B": "稀醋酸溶液灌肠", "C": "肥皂水
     ("原因是心肌有自律性，心肌是功能合胞体，心肌有自律性，心肌是功能合胞体，心肌有自律性，心肌是功能合胞体，心肌有自律性", None),
 ])
 def test_a_leading_option_judged_wrong_and_a_cycle_of_two_clauses(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(HEPATIC), option_texts=HEPATIC, language="zh")
+    fmt = option_format(HEPATIC, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1256,7 +1258,7 @@ MYOSITIS = {"A": "类风湿关节炎", "B": "皮肌炎", "C": "干燥综合征",
     ("答案：B。皮肌炎。向阳疹和Gottron征是它的特征。", MYOSITIS, "B"),
 ])
 def test_walk_lines_several_letters_in_an_analysis_and_a_letter_against_the_next_sentence(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1278,7 +1280,7 @@ SEIZURE_WALK = ("A. Lumbar puncture — not needed: no meningeal signs.\nB. Reas
     ("ERCP.", None),  # a short answer in none of the options' words
 ])
 def test_a_closing_line_after_a_walk_and_numbered_steps_after_the_answer(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(SEIZURE), option_texts=SEIZURE, language="en")
+    fmt = option_format(SEIZURE, "en")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1319,7 +1321,7 @@ HEADACHE = {"A": "Lumbar puncture to rule out meningitis", "B": "CT scan of the 
     ("The headache is positional, so her own blood should seal the leak — option D.", HEADACHE, "D"),
 ])
 def test_paraphrased_conflicts_answer_headings_with_a_dash_hence_lines_and_earlier_negations(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    fmt = option_format(texts, "en")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1329,7 +1331,7 @@ SPECIFICITY = {"A": "实际无病者被试验判为阴性的比例", "B": "实�
 
 def test_a_looping_option_list_cut_inside_its_first_text_answers_nothing() -> None:
     listed = "\n".join(f"{letter}. {text}" for letter, text in SPECIFICITY.items())
-    fmt = AnswerFormat(kind="option_letter", options=list(SPECIFICITY), option_texts=SPECIFICITY, language="zh")
+    fmt = option_format(SPECIFICITY, "zh")
     assert read_strict(f"{listed}\n\n答案：\n{listed}\n\n答案：\nA. 实际无病者", fmt).value is None
 
 
@@ -1352,7 +1354,7 @@ VENTILATION = {"A": "Immediate endotracheal intubation", "B": "100% oxygen via n
     ("The answer is C — followed by intubation if she tires.", VENTILATION, "C"),  # what comes next, not what C is
 ])
 def test_which_is_option_x_answer_nouns_names_with_a_bracketed_capital_and_other_names(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    fmt = option_format(texts, "en")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1371,7 +1373,7 @@ DYSTONIA = {"A": "加大氟哌啶醇剂量", "B": "肌内注射东莨菪碱", "C
     ("急性肌张力障碍的处理首选肌内注射东莨菪碱，地西泮也常用，很难说哪一个最好。", DYSTONIA, None),
 ])
 def test_chinese_option_words_after_a_letter_a_closing_option_and_hard_to_say(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1389,8 +1391,8 @@ OCD = {"A": "Alprazolam", "B": "Haloperidol", "C": "Lithium carbonate", "D": "Cy
     ("Cystoscopy with CT urography — painless hematuria in a smoker needs both tracts imaged.", OCD, "D"),
 ])
 def test_conclusions_after_when_most_appropriate_labels_reordered_names_and_with_for_and(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
-    question = "Question: Which is it?\nOptions: " + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\nAnswer:"
+    fmt = option_format(texts, "en")
+    question = asked("Which is it?", texts)
     assert read_strict(reply, fmt, question).value == expected
 
 
@@ -1415,7 +1417,7 @@ SYPHILIS = {"A": "链霉素", "B": "庆大霉素", "C": "氯霉素", "D": "甲�
     ("Penicillin remains first-line for syphilis — answer E.", SYPHILIS, "E"),
 ])
 def test_chinese_glosses_several_letters_walk_marks_should_do_and_closing_answers(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
+    fmt = option_format(texts, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1435,8 +1437,8 @@ PCOS = {"A": "Combined oral contraceptive pills", "B": "Clomiphene citrate", "C"
     ("Combined oral contraceptives.", PCOS, "A"),  # a short answer in the plural
 ])
 def test_answer_is_text_with_its_letter_treatment_headings_glosses_and_plurals(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
-    question = "Question: Which is it?\nOptions: " + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\nAnswer:"
+    fmt = option_format(texts, "en")
+    question = asked("Which is it?", texts)
     assert read_strict(reply, fmt, question).value == expected
 
 
@@ -1469,8 +1471,8 @@ SULFONYLUREA = {"A": "增加外周组织对葡萄糖的利用", "B": "抑制α-�
 def test_chinese_other_options_listed_answer_labels_nested_json_asides_and_other_subjects(
     reply: str, texts: dict, stem: str, expected: object
 ) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
-    question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
+    fmt = option_format(texts, "zh")
+    question = asked(stem, texts)
     assert read_strict(reply, fmt, question).value == expected
 
 
@@ -1489,7 +1491,7 @@ CALCIUM = {"A": "Primary hyperparathyroidism", "B": "Parathyroid hormone-related
      CALCIUM, "B"),
 ])
 def test_the_widest_paraphrase(reply: str, texts: dict, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="en")
+    fmt = option_format(texts, "en")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1516,8 +1518,8 @@ PAINS = {"A": "头痛、腹痛、腰痛", "B": "头痛、腰痛、眼眶痛", "C
     ("孕24-28周", PAINS, "妊娠期糖尿病筛查的时间是", "D"),  # a range with a hyphen
 ])
 def test_chinese_text_and_letter_ranked_first_lists_with_and_and_ranges(reply: str, texts: dict, stem: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh")
-    question = "问题：" + stem + "\n选项：" + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n答案："
+    fmt = option_format(texts, "zh")
+    question = asked(stem, texts)
     assert read_strict(reply, fmt, question).value == expected
 
 
@@ -1535,7 +1537,7 @@ CHOLECYSTITIS = {"A": "CT scan of the abdomen", "B": "Upper endoscopy with biops
     ("Answer: A ... wait, that only shows infection. Correct answer: C — magnetic resonance cholangiopancreatography.", None),
 ])
 def test_letters_here_and_there_an_opening_text_with_its_letter_and_self_corrections(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(CHOLECYSTITIS), option_texts=CHOLECYSTITIS, language="en")
+    fmt = option_format(CHOLECYSTITIS, "en")
     assert read_strict(reply, fmt).value == expected
 
 
@@ -1560,7 +1562,7 @@ PREVIA = {"A": "妊娠晚期无诱因、无痛性反复阴道流血", "B": "妊�
     ("我们可以逐项进行分析：\n\nA. 妊娠晚期无诱因、无痛性反复阴道流血：患者有", None),  # a walk cut off
 ])
 def test_chinese_b_ultrasound_shortened_texts_text_then_letter_and_longer_lists(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(PREVIA), option_texts=PREVIA, language="zh")
+    fmt = option_format(PREVIA, "zh")
     assert read_strict(reply, fmt).value == expected
 
 
