@@ -1570,3 +1570,9 @@ def test_a_short_denied_word_ending_its_denial() -> None:
     claim = "IgM is the only immunoglobulin class that crosses the placenta."
     reply = "True — IgG, not IgM, is the only immunoglobulin class that crosses the placenta."
     assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value is None
+
+
+def test_two_lines_calling_different_options_correct_close_on_no_answer() -> None:
+    fmt = option_format(SEIZURE)
+    assert read_strict("Correct: A\nCorrect: D", fmt).value is None
+    assert read_strict("Correct: A\nLumbar puncture is not needed.\nCorrect: D", fmt).value is None

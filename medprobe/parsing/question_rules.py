@@ -179,20 +179,23 @@ def named_by_question(reply: str, option_texts: Mapping[str, str], question: str
     text = reply.lower()  # the reply is folded already (``reply_text.normalise``)
     if _loops(text):
         return None
+    if not _commits_in_prose(reply, option_texts, question):
+        return completes_stem(text, option_texts, question)
+    bare = _without_asides(reply, option_texts)
     return (
         completes_stem(text, option_texts, question) or named_alone(reply, option_texts, question) or short_answer(reply, option_texts, question)
-        or (named_alone(bare, option_texts, question) if (bare := _without_asides(reply, option_texts)) != reply and _commits_in_prose(reply, option_texts, question) else None)
+        or (named_alone(bare, option_texts, question) if bare != reply else None)
     )
 
 
 #: a short aside in brackets inside a name: "耳毒性（前庭和耳蜗损害）和肾毒性", "消化性溃疡（十二指肠溃疡）急性穿孔"
-_ASIDE = re.compile(r"[（(](?!\s*[A-E]\s*[)）])[^（）()\n]{1,20}[)）]")  # never a bracketed letter
+_SHORT_ASIDE = re.compile(r"[（(](?!\s*[A-E]\s*[)）])[^（）()\n]{1,20}[)）]")  # never a bracketed letter
 
 
 def _without_asides(reply: str, option_texts: Mapping[str, str]) -> str:
     """The reply without its short bracketed asides that name no option and offer nothing beside ("(or amiodarone)",
     "（或奥曲肽）" stay: another answer)."""
-    return _ASIDE.sub(lambda aside: aside.group(0) if _named(aside.group(0).lower(), option_texts) or _OR.search(aside.group(0)) else "", reply)
+    return _SHORT_ASIDE.sub(lambda aside: aside.group(0) if _named(aside.group(0).lower(), option_texts) or _OR.search(aside.group(0)) else "", reply)
 
 
 def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:

@@ -111,12 +111,14 @@ def cut_at_new_question(text: str) -> str:
     return text[: found.start()] if found else text
 
 
+#: Chinese words doubting an answer (a hedge of any answer, and doubt of a verdict wherever it stands)
+_ZH_DOUBT = r"不确定|不知道|无法确定|难以确定|不好说|很难说(?![明服清])|说不准(?!确)"
 _HEDGE = re.compile(
     r"(?i:\b(?:maybe|perhaps|possibly|probably|might|could\s+be|may\s+be|not\s+sure|unsure|uncertain|"
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
     r"hard\s+to\s+say|it\s+depends|either|in\s+(?:a|that|this|one|some)\s+sense|in\s+some\s+cases|partially|partly|somewhat|mostly|not\s+certain|"
     r"(?:can't|cannot|can\s+not)\s+(?:confirm|say|tell|be\s+sure)\s+(?:whether|if))\b)"
-    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不确定|不太确定|不能确定|不知道|无法确定|无法判断|不好说|难以确定|很难说(?![明服清])|说不准(?!确)|部分正确|不完全(?:正确|对|准确|确定|肯定|同意|清楚)"
+    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不太确定|不能确定|无法判断|" + _ZH_DOUBT + r"|部分正确|不完全(?:正确|对|准确|确定|肯定|同意|清楚)"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
@@ -132,7 +134,7 @@ def sentence_at(text: str, start: int, end: int) -> str:
 #: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
 _DOUBT = re.compile(
     r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
-    r"|不确定|不知道|无法确定|难以确定|不好说|很难说(?![明服清])|说不准(?!确)"
+    r"|" + _ZH_DOUBT
 )
 
 

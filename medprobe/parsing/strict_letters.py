@@ -57,6 +57,10 @@ _ITEM = _OPTION_WORD + r"[(\[]?([A-E])[)\]]?(?![A-Za-z0-9]|-[A-Za-z0-9\u4e00-\u9
 _LEFT = r"(?<![A-Za-z0-9'-])"
 #: what the question asks, named by its superlative, as the subject of "is": "the most likely diagnosis is",
 #: "the most appropriate initial imaging study would be", "the most characteristic serum marker is"
+#: "Most likely diagnosis", "Final diagnosis" heading an answer (not "Least likely diagnosis", "Differential diagnosis")
+_DIAGNOSIS_LABEL = r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*"
+
+
 def _asked_is(most: Sequence[str], alone: Sequence[str]) -> str:
     """A superlative ("most" + one of ``most``, or one of ``alone``) heading up to six words, then "is" / "would be"."""
     return (
@@ -73,7 +77,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*:\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?i:(?:next\s+)?(?:step|treatment|therapy|pharmacotherapy|management|drug|medication|agent|test|investigation|choice))\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|" + _DIAGNOSIS_LABEL + r":\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?i:(?:next\s+)?(?:step|treatment|therapy|pharmacotherapy|management|drug|medication|agent|test|investigation|choice))\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -113,7 +117,7 @@ _LABELLED_LETTER = tuple(
         _LEFT + r"(?i:answer|option|choice|response|selection|final|conclusion)\s*(?::|\n|[-–—](?=\s))\s*" + _ITEM,
         _SELF_CORRECTION + r"(?i:only\s+|it'?s\s+|it\s+is\s+)?" + _ITEM,
         # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
-        r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final|probable)\s+(?i:diagnosis)\s*(?::|\n)\s*" + _ITEM,
+        _DIAGNOSIS_LABEL + r"(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
         r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
@@ -338,8 +342,8 @@ NAME_AND_ASIDE = re.compile(r"^([^()（）]+?)\s*[(（]([^()（）]+)[)）]$")
 #: "累及", "见于", "用", "选"): any other character may be part of a longer name ("缺铁性贫血" is not "贫血")
 ZH_CLAUSE = re.compile(r"[\n。;；，,!?！？]")
 _ZH_VERB_ENDS = "是为于及用选"
-#: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "Wait, let me
-#: reconsider.", "不对，更正一下"
+#: the reply takes back what it said: "wait, actually that is not correct", "Hmm, I made a mistake", "不对，更正一下"
+#: ("Wait, let me reconsider." takes back only where an answer follows: ``_RECONSIDERED``)
 _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
@@ -895,7 +899,7 @@ def _text_letter_pairs(text: str, option_texts: Mapping[str, str]) -> Iterator[S
     pairs = list(_pairs(text, option_texts))
     paired = {s.value for s in pairs}
     beside = {m.group(1) for m in _BRACKETED_LETTER.finditer(text) if m.group(1) not in paired
-              and not _WEIGHS.search(sentence_at(text, m.start(), m.end())) and not _RULED_OUT.search(sentence_at(text, m.start(), m.end()))}
+              and not _WEIGHS.search(said := sentence_at(text, m.start(), m.end())) and not _RULED_OUT.search(said)}
     if pairs and all(s.value is not None for s in pairs) and beside:
         return  # another option bracketed in a sentence that does not set it aside: no pick
     yield from pairs
@@ -1397,8 +1401,9 @@ STANDALONE_LETTER = re.compile(r"(?<![A-Za-z0-9-])[A-E](?![A-Za-z0-9-])")
 
 #: "… the most common malignant testicular tumor of young children — E." (or "— option E."): a dash and a letter closing the reply's last
 #: sentence (never one ruling out: "Aortic dissection is unlikely — E.")
-_ENDS_IN_DASH_LETTER = re.compile(r"(?:\s-|\s?[–—→])\s*(?:(?i:option|choice|answer)\s+)?[A-E]\s*[.!]?\s*$")
-_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?(?:\s-|\s?[–—→])\s*(?:(?i:option|choice|answer)\s+)?([A-E])\s*[.!]?\s*$")
+_DASH_BEFORE_LETTER = r"(?:\s-|\s?[–—→])\s*(?:(?i:option|choice|answer)\s+)?"
+_ENDS_IN_DASH_LETTER = re.compile(_DASH_BEFORE_LETTER + r"[A-E]\s*[.!]?\s*$")
+_CLOSING_DASH = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?!" + NOT_IT + r")[^\n.!?])*?" + _DASH_BEFORE_LETTER + r"([A-E])\s*[.!]?\s*$")
 
 
 def _closing_dash(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
@@ -1412,9 +1417,8 @@ _VERDICT_LINES = (
     r"(?i:correct|right)\s*:\s*(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?",
     r"(?:(?i:option)\s+)?[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right)(?:\s+(?:answer|option|choice))?)",
 )
-#: such a line closing the reply, and anywhere in it
-_CLOSING_VERDICT = tuple(re.compile(r"(?:^|\n)[ \t]*" + p + r"\s*[.!]?\s*$") for p in _VERDICT_LINES)
-_CLOSING_LINES = tuple(re.compile(r"(?m:^)[ \t]*" + p + r"\s*[.!]?[ \t]*$") for p in _VERDICT_LINES)
+#: such a line, anywhere in the reply (the one closing it is the answer)
+_VERDICT_LINE = tuple(re.compile(r"^[ \t]*" + p + r"[ \t]*[.!]?[ \t]*$", re.MULTILINE) for p in _VERDICT_LINES)
 
 
 #: "…——奇脉。选项C。": "option C" alone, closing the reply
@@ -1464,8 +1468,9 @@ def _headed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statement
 def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
     """The option a last line calls right, alone on it ("…\n\nE is correct."): after a walk through the options, the
     reply's conclusion, not one more judged option."""
-    found = [_letter_statement(text, match, option_texts, LABELLED) for pattern in _CLOSING_VERDICT if (match := pattern.search(text))]
-    judged = {m.group(1) for pattern in (*_JUDGING_LETTER, *_CLOSING_LINES) for m in pattern.finditer(text)}
+    lines = [m for pattern in _VERDICT_LINE for m in pattern.finditer(text)]
+    found = [_letter_statement(text, m, option_texts, LABELLED) for m in lines if not text[m.end() :].strip()]
+    judged = {m.group(1) for pattern in _JUDGING_LETTER for m in pattern.finditer(text)} | {m.group(1) for m in lines}
     return found if len(judged | {s.value for s in found}) == 1 else []  # not "A is correct.\nD is correct."
 
 

@@ -85,18 +85,17 @@ _NOT_QUALIFIED = re.compile(rf"\s*(?:(?i:not)|不)\s*{_QUALIFIER}")
 _ENDS_OR_QUALIFIED = re.compile(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})")
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
-    r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends"
-    r")\b"
+    r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends)\b"
     r"|\b(?i:neither\s+(?:completely\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
-#: the statement called partly true (and partly false), or neither true nor false ("can't simply be classified as true or
-#: false"): no verdict, unless the reply opens with one of its own ("False. The statement is partially true and partially
+#: the statement called partly true (and partly false), an oversimplification, or not simply true or false ("can't simply
+#: be classified as true or false"): no verdict, unless the reply opens with one of its own ("False. The statement is partially true and partially
 #: false: …" is false; "This statement is partially correct. …" is none; not the verb of "partially correct the pH")
 _PARTLY = re.compile(
     r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
     r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
-    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|neither\s+(?:simply\s+)?true\s+nor\s+false|(?:statement|it|this)\s+is\s+an\s+oversimplification)\b"
+    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|(?:statement|it|this)\s+is\s+an\s+oversimplification)\b"
 )
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")

@@ -80,7 +80,8 @@ def answer_fields(text: str) -> list[str] | None:
     with an answer field (the rules then read it as text), [] when a field's value is not text."""
     values: list[str] = []
     found = False
-    for obj in _objects(text):
+    objects = _objects(text)
+    for obj in objects:
         for key, value in obj.items():
             if _is_answer_field(key):
                 found = True
@@ -89,5 +90,5 @@ def answer_fields(text: str) -> list[str] | None:
                     return []
                 values.append(as_text)
     if not found:
-        values = [value for obj in _objects(text) for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
+        values = [value for obj in objects for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
     return values if found or values else None
