@@ -98,7 +98,7 @@ IG = {"A": "IgG", "B": "IgA", "C": "IgM", "D": "IgD", "E": "IgE"}
     ("答案：B\n\n解析：肝性脑病是肝硬化最常见的并发症。", CIRRHOSIS, "肝硬化最常见的并发症是", None),  # the same superlative
     ("答案：A\n\n解析：IgG是唯一能通过胎盘的Ig。IgM是分子量最大的Ig。", IG, "能通过胎盘的免疫球蛋白是", "A"),
 ])
-def test_an_option_named_after_the_letter_by_another_superlative_is_a_fact_beside_thequestion(
+def test_an_option_named_after_the_letter_by_another_superlative_is_a_fact_beside_the_question(
     reply: str, texts: dict, stem: str | None, expected: object
 ) -> None:
     assert _read(reply, texts, stem) == expected
@@ -135,8 +135,7 @@ MENINGITIS = {"A": "Oral fluconazole alone", "B": "Amphotericin B plus flucytosi
     ("Amphotericin B + flucytosine, or B instead.", "Which regimen should be started?", None),
 ])
 def test_named_alone_with_capitals_in_names_plus_signs_and_a_vignette_that_says_not(reply: str, stem: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(MENINGITIS), option_texts=MENINGITIS)
-    assert read_strict(reply, fmt, question(stem, MENINGITIS)).value == expected
+    assert _read(reply, MENINGITIS, stem) == expected
 
 
 CHEST = {"A": "Pneumonia", "B": "Pulmonary embolism", "C": "Pneumothorax", "D": "Pericarditis", "E": "Aortic dissection"}
@@ -214,8 +213,7 @@ def test_a_single_denied_word_and_a_denial_of_another_group(reply: str, claim: s
 def test_named_alone_does_not_read_a_reply_weighing_possibilities() -> None:
     viruses = {"A": "Cryptococcus neoformans", "B": "JC virus", "C": "Epstein-Barr virus", "D": "Toxoplasma gondii", "E": "Cytomegalovirus"}
     reply = "Ring-enhancing lesions raise two possibilities: toxoplasmosis and a lymphoma linked to Epstein-Barr virus."
-    fmt = AnswerFormat(kind="option_letter", options=list(viruses), option_texts=viruses)
-    assert read_strict(reply, fmt, question("Which organism is most likely responsible?", viruses)).value is None
+    assert _read(reply, viruses, "Which organism is most likely responsible?") is None
 
 
 PNEUMOCOCCUS = {"A": "青霉素G", "B": "红霉素", "C": "庆大霉素", "D": "万古霉素", "E": "氯霉素"}
@@ -239,8 +237,7 @@ def test_a_completion_under_a_condition_or_another_name_for_the_subject(reply: s
     ("Squamous cell carcinoma of the lung. You cannot tell for certain without a biopsy.", "D"),
 ])
 def test_hedging_answer_fields_stay_answers_and_a_later_possibility_leaves_the_answer(reply: str, expected: object) -> None:
-    fmt = AnswerFormat(kind="option_letter", options=list(LUNG), option_texts=LUNG)
-    assert read_strict(reply, fmt, question(EN_STEM, LUNG)).value == expected
+    assert _read(reply, LUNG, EN_STEM) == expected
 
 
 @pytest.mark.parametrize(("reply", "expected"), [
@@ -292,9 +289,7 @@ ULCER_SITE = {"A": "胃底", "B": "胃小弯", "C": "胃大弯", "D": "贲门"}
     ("胃溃疡最常见的部位在胃小弯。", ULCER_SITE, "胃溃疡最常见的部位是", "B"),
 ])
 def test_third_review_replies_judged_wrong_explained_or_restated(reply: str, texts: dict, stem: str, expected: object) -> None:
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in stem)
-    fmt = AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if zh else "en")
-    assert read_strict(reply, fmt, question(stem, texts)).value == expected
+    assert _read(reply, texts, stem) == expected
 
 
 @pytest.mark.parametrize("reply", [

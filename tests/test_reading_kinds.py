@@ -15,8 +15,7 @@ EN = {"A": "Hemolytic transfusion reaction", "B": "Iron deficiency anemia", "C":
 ZH = {"A": "缺铁性贫血", "B": "胸部CT", "C": "HCV", "D": "手术治疗", "E": "低血钾"}
 
 
-def _mcq(texts: dict[str, str]) -> AnswerFormat:
-    return AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language="zh" if texts is ZH else "en")
+_mcq = option_format
 
 
 TF_EN = AnswerFormat(kind="true_false", options=[], option_texts={})
@@ -1190,7 +1189,7 @@ def test_a_chinese_concession_of_part_of_the_features_is_no_answer() -> None:
 
 
 GENETICS = {"A": "1/4", "B": "1/2", "C": "2/3", "D": "3/4", "E": "1"}
-THYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "碘化钾", "D": "普萘洛尔", "E": "放射性¹³¹I"}
+THYROID_CRISIS = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "碘化钾", "D": "普萘洛尔", "E": "放射性¹³¹I"}
 CHAIN = {"A": "b→c→c₁→aa₃→O₂", "B": "c→b→c₁→aa₃→O₂", "C": "b→c₁→c→aa₃→O₂", "D": "c₁→c→b→aa₃→O₂", "E": "b→aa₃→c₁→c→O₂"}
 HALLUCINATION = {"A": "幻视", "B": "幻嗅", "C": "幻味", "D": "幻触", "E": "言语性幻听"}
 RENAL = {"A": "血尿素氮15mmol/L", "B": "血肌酐250μmol/L", "C": "血钾5.6mmol/L", "D": "血钾6.8mmol/L", "E": "尿比重1.010"}
@@ -1198,13 +1197,13 @@ RENAL = {"A": "血尿素氮15mmol/L", "B": "血肌酐250μmol/L", "C": "血钾5.
 
 @pytest.mark.parametrize(("reply", "texts", "expected"), [
     ("So the answer is B (1/2) if we count all offspring, or C (2/3) if she is unaffected. Both interpretations are used.", GENETICS, None),
-    ("危象时首选丙硫氧嘧啶，因此本题答案为A＋B。", THYROID, None),
-    ("因此B、C、D均为甲状腺危象的治疗药物。", THYROID, None),
-    ("普萘洛尔可诱发哮喘，故禁用于哮喘。A、B、C、E均为其适应证。\n\n答案：D", THYROID, "D"),
+    ("危象时首选丙硫氧嘧啶，因此本题答案为A＋B。", THYROID_CRISIS, None),
+    ("因此B、C、D均为甲状腺危象的治疗药物。", THYROID_CRISIS, None),
+    ("普萘洛尔可诱发哮喘，故禁用于哮喘。A、B、C、E均为其适应证。\n\n答案：D", THYROID_CRISIS, "D"),
     ("正确的顺序是 b→c₁→c→aa₃→O₂，即选项B。", CHAIN, None),
-    ("一开始我考虑选A，因为它最常用。但再仔细想一下，危象时应选丙硫氧嘧啶。所以最终答案是B。", THYROID, "B"),
-    ("初看可能会选A，但危象首选丙硫氧嘧啶，所以正确答案应为B。", THYROID, "B"),
-    ("危象时首选的是抑制合成和转化的药物，即 **B. 丙硫氧嘧啶**。", THYROID, "B"),
+    ("一开始我考虑选A，因为它最常用。但再仔细想一下，危象时应选丙硫氧嘧啶。所以最终答案是B。", THYROID_CRISIS, "B"),
+    ("初看可能会选A，但危象首选丙硫氧嘧啶，所以正确答案应为B。", THYROID_CRISIS, "B"),
+    ("危象时首选的是抑制合成和转化的药物，即 **B. 丙硫氧嘧啶**。", THYROID_CRISIS, "B"),
     ("A 幻视——多见于谵妄；B、C 幻嗅、幻味——较少见；D 幻触——少见；E 言语性幻听——最常见。\n选E", HALLUCINATION, "E"),
     ("A. 幻视：多见于器质性疾病；\nB. 幻嗅：少见；\nE. 言语性幻听：精神分裂症最常见，正确。", HALLUCINATION, "E"),
     ("答案是B 血肌酐250μmol/L 血钾6.8mmol/L 血钾5.6mmol/L 血钾6.8mmol/L 血钾6.8mmol/L 尿比重1.010 血钾6.8mmol/L", RENAL, None),
@@ -1277,7 +1276,6 @@ SEIZURE_WALK = ("A. Lumbar puncture — not needed: no meningeal signs.\nB. Reas
     # an answer line, then numbered steps of the treatment (not the options renumbered)
     ("**B. Reassurance and antipyretics**\n\nThe seizure is simple:\n1. **Treat the fever** with paracetamol.\n"
      "2. **Explain** the low risk of epilepsy.\n\nLumbar puncture (A) and EEG (C) are not needed.", "B"),
-    ("ERCP.", None),  # a short answer in none of the options' words
 ])
 def test_a_closing_line_after_a_walk_and_numbered_steps_after_the_answer(reply: str, expected: object) -> None:
     fmt = option_format(SEIZURE, "en")
