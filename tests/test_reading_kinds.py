@@ -1574,3 +1574,54 @@ def test_two_lines_calling_different_options_correct_close_on_no_answer() -> Non
     fmt = option_format(SEIZURE)
     assert read_strict("Correct: A\nCorrect: D", fmt).value is None
     assert read_strict("Correct: A\nLumbar puncture is not needed.\nCorrect: D", fmt).value is None
+
+
+ABDOMEN = {"A": "立位腹部X线平片", "B": "胃镜检查及活检", "C": "硫酸镁", "D": "地西泮", "E": "腹部B超"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("A 立位腹平片，可见膈下游离气体。", "A"),  # its own text in other words, then a short aside
+    ("A 立位腹平片，但首选B超", None),  # the aside turns
+    ("A 立位腹平片，E 也行", None),
+    ("The most appropriate test is B (胃镜+病理).", "B"),  # an English label, the letter glossed in Chinese
+    ("The most appropriate test is B (或E).", None),
+    ("答案：c", "C"),  # a lower-case letter alone after the label
+    ("妊娠高血压抽搐首选硫酸镁，答案为D。", None),  # the text of C, then D
+    ("妊娠高血压抽搐首选硫酸镁，答案为C。", "C"),
+    ("答案是D……不对，抽搐首选的是硫酸镁，所以选C。", "C"),  # taken back after an ellipsis
+    ("腹部B超最方便，选E。\n\n不过题目要的是确诊，因此最终答案是B。", "B"),  # a final answer after another
+    ("在我国最常用的是硫酸镁，在国外以地西泮为主，所以C、D两个答案均有道理。", None),
+    ("硫酸镁是止抽的首选药，地西泮也能止抽，两种药物都可以考虑使用。", None),
+])
+def test_chinese_asides_glosses_lower_case_letters_final_answers_and_two_accepted(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(ABDOMEN, "zh"), asked("最常用的是", ABDOMEN)).value == expected
+
+
+MALARIA = {"A": "Blood cultures", "B": "Dengue serology", "C": "Thick and thin blood smears", "D": "Stool microscopy", "E": "CT of the abdomen"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Most likely diagnosis: malaria (probably falciparum).\n\nBest next diagnostic step: C. Thick and thin blood smears", "C"),
+    ("The answer is E. But the question asks what confirms the diagnosis, so the final answer is C.", "C"),
+    ("Answer: (b)", "B"),
+])
+def test_a_best_next_step_heading_a_final_answer_and_a_lower_case_letter(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(MALARIA, "en")).value == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("The statement is true in the sense that most patients have the bands. However, it is also false in another way. I would say it "
+     "is neither entirely true nor entirely false.", None),
+    ('{"statement": "false", "reason": "the sign belongs to another disease"}', False),
+    ('{"statement": "Murphy sign is present in acute cholecystitis", "reason": "…"}', None),  # the statement itself, no verdict
+])
+def test_neither_entirely_true_nor_false_and_a_one_word_statement_field(reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN).value == expected
+
+
+def test_a_verdict_after_the_restated_statement_on_its_line() -> None:
+    claim = "Anti-D immune globulin is given to Rh-negative pregnant women at 28 weeks."
+    ask = f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:'
+    assert read_strict(f'Statement: "{claim}" - True.\n\nThis is routine antenatal care.', TF_EN, ask).value is True
+    assert read_strict(f'Statement: "{claim}" — False.', TF_EN, ask).value is False
+    assert read_strict('Statement: "Anti-D is never given in pregnancy." - True.', TF_EN, ask).value is None  # another statement

@@ -219,13 +219,18 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     writing solved examples of their own — its answer is not an answer to ours (``False``)."""
     if not _QUESTION_HEAD.match(text):
         return text, True
-    label = _ANSWER_LABEL.search(text) or _PARAGRAPH.search(text)
-    asked = text[: label.start()] if label else text
     ours = _ANSWER_LABEL.split(normalise(question))[0]
+    label = _ANSWER_LABEL.search(text)
+    judged = None if label else _JUDGED_AFTER_QUOTE.match(text)
+    if judged:  # 'Statement: "…" - True.': the verdict follows the quoted statement on its line
+        return text[judged.end() :].strip(), _restates(text[: judged.start(1)], ours)
+    label = label or _PARAGRAPH.search(text)
+    asked = text[: label.start()] if label else text
     return (text[label.start() :].strip() if label else ""), _restates(asked, ours)
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
+_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：][ \t]*)(?=\S)")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _QUOTES = re.compile(r"[\"“”'‘’「」『』]")
 

@@ -137,9 +137,9 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:therefore|thus|hence|so|in\s+conclusion|overall)\b,?\s+" + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best))\b",
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
         # "Therefore the most likely diagnosis is E.", "the most appropriate next step would be D) <text>": what the
-        # question asks, named by a letter ending the sentence or heading its text ("the most likely cause is
-        # E. coli" names a germ, not option E)
-        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S))",
+        # question asks, named by a letter ending the sentence or heading its text or its bracketed gloss ("the most
+        # likely cause is E. coli" names a germ, not option E)
+        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S)|(?=\s*[(（](?![^()（）\n]*(?:\b(?i:or|maybe|possibly|not|vs)\b|(?<![A-Za-z])[A-E](?![A-Za-z])|或|还是|也|可能))))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
         r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)|\b(?i:both|either)\b)[^\n.!?])*?"
@@ -265,7 +265,7 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和|、)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理|(?:两种|两者)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用)|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -349,12 +349,14 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
 )
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
-#: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B.")
+#: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
+#: and so does a final answer after others ("…选C。不过……因此最终答案是B。")
 _RECONSIDERED = re.compile(
     r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
+    r"|\b(?i:(?:my|the)\s+final\s+answer\s+(?:is|would\s+be)|final\s+answer\s*:)|最终(?:的)?(?:答案|选择)"
 )
 _KEPT = re.compile(r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b")
 #: a reply that is an option's text, a comma and a letter: "甲巯咪唑，A。"
@@ -567,15 +569,17 @@ def _own_tail(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
 
 def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
     """Whether the line after a leading letter says its Chinese option in other words ("B 肌注东莨菪碱" for 肌内注射东莨菪碱):
-    a third of the option's character pairs (two at least, and most of the line's), and none that only another option
-    has, in a short line that is only a name (no clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement:
-    "A 阿托品不行", "C 地西泮 ✗")."""
+    a third of the option's character pairs (two at least, and most of the name's), and none that only another option
+    has, in a short line that is only a name and maybe a short aside after a comma ("A 立位腹平片，看膈下游离气体"; no
+    clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement: "A 阿托品不行", "C 地西泮 ✗", "A 阿托品，也可以")."""
     line = rest.split("\n", 1)[0].strip(" \t.。")
+    name, _, aside = re.sub(r"\s*[，,]\s*", "，", line).partition("，")
     own = _bigrams(option_texts.get(letter, ""))
-    said = _bigrams(line)
-    if not own or _JUDGED_ZH.search(line) or len(line) > len(option_texts[letter]) + 6 or len(own & said) < max(2, len(own) / 3, 0.6 * len(said)):
+    said = _bigrams(name)
+    if (not own or _JUDGED_ZH.search(name) or _JUDGED_ZH.search(aside) or len(aside) > 20 or len(name) > len(option_texts[letter]) + 6
+            or len(own & said) < max(2, len(own) / 3, 0.6 * len(said))):
         return False
-    return not any((_bigrams(t) - own) & said for other, t in option_texts.items() if other != letter)
+    return not any((_bigrams(t) - own) & _bigrams(line) for other, t in option_texts.items() if other != letter)
 
 
 def _by_bare_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -1226,18 +1230,21 @@ def answers_other_questions(text: str) -> bool:
 _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n|$)")
 
 
-#: "阿托品不能缓解的是肌肉震颤，所以选C": the question restated and answered by a text, then a letter in the same sentence
-_TEXT_THEN_CHOICE = re.compile(r"的是\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)\s*(?:选|答案(?:是|为)?)\s*:?\s*([A-E])(?![A-Za-z0-9])")
+#: "阿托品不能缓解的是肌肉震颤，所以选C", "子痫抽搐首选硫酸镁，答案为A": the question restated and answered by a text, then a
+#: letter in the same sentence
+_TEXT_THEN_CHOICE = re.compile(
+    r"(?:的是\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)|首选\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)?)\s*(?:选|答案(?:是|为)?)\s*:?\s*([A-E])(?![A-Za-z0-9])"
+)
 
 
 def _text_then_choice(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
     """A letter chosen right after the reply names another option's whole text as the answer in the same sentence."""
     found = []
     for match in _TEXT_THEN_CHOICE.finditer(text):
-        named = option_by_text(match.group(1), option_texts)
+        named, letter = option_by_text(match.group(1) or match.group(2), option_texts), match.group(3)
         clause = re.split(r"[，,]", text[: match.start()])[-1]
-        if named not in (None, match.group(2)) and not (_RULED_OUT.search(clause) or re.search("误|容易|除外|排除|鉴别", clause)):
-            found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {match.group(2)} with the text of {named}"))
+        if named not in (None, letter) and not (_RULED_OUT.search(clause) or re.search("误|容易|除外|排除|鉴别", clause)):
+            found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {letter} with the text of {named}"))
     return found
 
 
@@ -1455,7 +1462,7 @@ def _which_is_option(text: str, option_texts: Mapping[str, str]) -> list[Stateme
 
 
 #: "Treatment: E. Ventriculoperitoneal shunt": a heading of what is asked, a letter and (checked) its own text
-_HEADED = re.compile(r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|next\s+(?:best\s+)?step|intervention)\s*:\s*" + _ITEM + r"[.:)][ \t]+([^\n]+)")
+_HEADED = re.compile(r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|(?:best\s+)?next\s+(?:best\s+)?(?:diagnostic\s+|management\s+)?step|intervention)\s*:\s*" + _ITEM + r"[.:)][ \t]+([^\n]+)")
 
 
 def _headed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
@@ -1571,9 +1578,18 @@ def _show(value: object) -> str:
     return ",".join(_letters(value))
 
 
+#: a lower-case letter alone after an answer label, ending its line: "答案：d", "Answer: (c)"
+_LOWER_CASE_ANSWER = re.compile(
+    r"^([ \t]*(?:(?i:(?:the\s+)?(?:final\s+|correct\s+)?answer(?:\s+is)?)|(?:正确|最终)?答案(?:是|为)?)[ \t]*[:：]?[ \t]*[(\[（]?)([a-e])(?=[)\]）]?[ \t]*[.。]?[ \t]*$)",
+    re.MULTILINE,
+)
+
+
 def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str], question: str | None = None) -> Reading:
     """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring); with our ``question``, an
-    option named after the answer by another superlative than the question's is no other answer."""
+    option named after the answer by another superlative than the question's is no other answer. A lower-case letter
+    is read only alone after an answer label ("答案：d"): elsewhere "a" is a word."""
+    text = _LOWER_CASE_ANSWER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return decide(letter_statements(text, option_texts, question=question), options, text=text)
 
 

@@ -86,7 +86,7 @@ _ENDS_OR_QUALIFIED = re.compile(rf"\s*(?:$|[.,;!，。；！]|{_QUALIFIER})")
 #: the reply leaves the verdict to circumstances: "whether the statement is true or false depends on …", "it depends"
 _UNDECIDED = re.compile(
     r"\b(?i:whether\b[^.\n]{0,60}\b(?:true|correct)\s+or\s+(?:false|incorrect)\b[^.\n]{0,40}\bdepends|(?:it|the\s+answer|the\s+verdict)\s+(?:really\s+|all\s+)?depends)\b"
-    r"|\b(?i:neither\s+(?:completely\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
+    r"|\b(?i:neither\s+(?:(?:completely|entirely|fully|wholly|totally)\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
 #: the statement called partly true (and partly false), an oversimplification, or not simply true or false ("can't simply

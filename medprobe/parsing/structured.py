@@ -63,6 +63,9 @@ def _as_text(value: Any) -> str | None:
 _VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$")
 #: a field read only where no answer field is: {"statement_assessment": "false", "reasoning": "…"}
 _FALLBACK_FIELDS = ("statement_assessment",)
+#: a "statement" field is read, where no answer field is, only when its value is one word ({"statement": "true"}): it
+#: usually holds the statement itself
+_ONE_WORD = re.compile(r"\s*\w+\s*[.。]?\s*")
 
 
 def _is_answer_field(key: str) -> bool:
@@ -91,4 +94,5 @@ def answer_fields(text: str) -> list[str] | None:
                 values.append(as_text)
     if not found:
         values = [value for obj in objects for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
+        values += [value for obj in objects if (value := _as_text(obj.get("statement"))) is not None and _ONE_WORD.fullmatch(value)]
     return values if found or values else None
