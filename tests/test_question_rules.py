@@ -568,3 +568,59 @@ def test_replies_written_against_the_round_21_rules(opts: dict, stem: str, reply
 ])
 def test_true_false_replies_written_against_the_round_21_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+FEVER = {"A": "Blood cultures", "B": "Dengue serology", "C": "Thick and thin blood smears", "D": "IV artesunate", "E": "CT of the abdomen"}
+FEVER_Q = "A man back from Ghana has fever every 48 hours and splenomegaly. Which is the most appropriate next step?"
+HEPATITIS = {"A": "Fecal-oral", "B": "Blood transfusion", "C": "Sexual contact", "D": "Vertical transmission", "E": "Needle-stick injury"}
+ECLAMPSIA = {"A": "立位腹部X线平片", "B": "胃镜检查及活检", "C": "硫酸镁", "D": "地西泮", "E": "腹部B超"}
+PREGNANCY_BP = {"A": "拉贝洛尔", "B": "硝苯地平", "C": "甲基多巴", "D": "卡托普利", "E": "肼屈嗪"}
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    # a final answer only where the reply gives its own, opening a sentence or a line (never a wrong letter)
+    (FEVER, FEVER_Q, "The answer is C. Had he not been abroad, my final answer would be A.", ("C", None)),
+    (FEVER, FEVER_Q, "The answer is C.\n\nOne could argue the final answer is A; however, the fever cycle points to malaria.", ("C", None)),
+    (FEVER, FEVER_Q, "Answer: C\n\nHow I reached the final answer:\n- Blood cultures (A) are less useful here.\n"
+     "- Dengue serology (B) is the most appropriate test when there is a rash.", ("C", None)),
+    (FEVER, FEVER_Q, "C. Thick and thin blood smears\n\nA note on the final answer: the most appropriate test would be B (dengue "
+     "serology) if the fever were not cyclic.", ("C",)),
+    # a bracketed gloss must share words with the letter's own option
+    (HEPATITIS, "Which is the most likely route of infection?", "The most likely virus is E (HEV), spread by contaminated water, "
+     "so the fecal-oral route.", ("A", None)),
+    (FEVER, FEVER_Q, "The most likely grade is C (score 14). Given the parasitemia, the answer is D.", ("D",)),
+    # a heading of a step beside the answer, or under a condition, is no answer
+    (FEVER, FEVER_Q, "Answer: D. IV artesunate\n\nBest next diagnostic step: A. Blood cultures (to rule out bacteremia)", ("D",)),
+    (FEVER, FEVER_Q, "Answer: C. Thick and thin blood smears\n\nIf three smears are negative:\nBest next diagnostic step: B. Dengue serology", ("C",)),
+    (FEVER, FEVER_Q, "Next diagnostic step: A. Blood cultures — not needed before treatment.", (None,)),
+    # one-word findings in JSON are no verdict; a lower-case letter ending a reply cut off is an article
+    (FEVER, FEVER_Q, 'Findings:\n[{"statement": "Fever"}, {"statement": "Splenomegaly"}]\n\nThe answer is C.', ("C",)),
+    (FEVER, FEVER_Q, "The cycle points to malaria.\n\nThe correct answer is a", (None,)),
+    (FEVER, FEVER_Q, "So the answer would be A if we think of sepsis and C if we think of malaria.", (None,)),
+    # Chinese
+    (PREGNANCY_BP, "妊娠期高血压疾病降压治疗，禁用的药物是", "卡托普利孕期禁用；孕期降压首选拉贝洛尔，故答案为D。", ("D",)),
+    (PREGNANCY_BP, "妊娠期高血压疾病降压治疗，禁用的药物是", "拉贝洛尔和硝苯地平两种药物都可以使用，卡托普利孕期禁用，答案为D。", ("D",)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "硫酸镁和地西泮两种药物都可以使用，但首选硫酸镁，故选C。", ("C",)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "在我国C、D两个答案均有道理，但题目问最常用，因此答案为C。", ("C",)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "答案：C\n\n思路：第一反应是地西泮……不对，子痫抽搐要用硫酸镁。", ("C",)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "答案：C\n\n说明：旧版题库给出的最终答案是D，现行指南推荐硫酸镁。", ("C", None)),
+    (ECLAMPSIA, "为明确溃疡性质，应首选的检查是", "A 立位腹平片，只能发现穿孔\nE 腹部B超，受气体干扰\n胃镜检查及活检可明确性质，故选B。", ("B",)),
+    (ECLAMPSIA, "为明确溃疡性质，应首选的检查是", "A 立位腹平片，仅用于发现穿孔。\n为明确性质，应做胃镜并取活检。", ("B", None)),
+    (ECLAMPSIA, "为明确溃疡性质，应首选的检查是", "A 立位腹平片，或者E", (None,)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "镁离子可解痉止抽，综上，正确答案是 c。", ("C",)),
+    (ECLAMPSIA, "子痫抽搐时最常用的药物是", "子痫时最先用的是硫酸镁，然后才是地西泮，故选C。", ("C",)),  # the letter's own text in its sentence
+])
+def test_replies_written_against_the_round_22_rules(opts: dict, stem: str, reply: str, expected: tuple) -> None:
+    assert _read(reply, opts, stem) in expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Anti-D immune globulin is given to Rh-negative pregnant women at 28 weeks.",
+     'Statement: "Anti-D immune globulin is given to Rh-negative pregnant women at 28 weeks." – true or false?\n\nThe statement is true.', True),
+    ("Anti-D immune globulin is never given during pregnancy.",
+     "False. Some sources call it neither entirely true nor entirely false, but the guidelines are clear: it is false.", False),
+    ("阿司匹林属于痛风的常用药物。", '```json\n{"statement": "阿司匹林属于痛风的常用药物", "是否正确": "错误", "理由": "抑制尿酸排泄"}\n```', False),
+    ("阿司匹林属于痛风的常用药物。", "陈述：“阿司匹林属于痛风的常用药物。”——错误。小剂量阿司匹林会抑制尿酸排泄。", False),
+])
+def test_true_false_replies_written_against_the_round_22_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

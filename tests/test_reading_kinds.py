@@ -1583,7 +1583,7 @@ ABDOMEN = {"A": "立位腹部X线平片", "B": "胃镜检查及活检", "C": "�
     ("A 立位腹平片，可见膈下游离气体。", "A"),  # its own text in other words, then a short aside
     ("A 立位腹平片，但首选B超", None),  # the aside turns
     ("A 立位腹平片，E 也行", None),
-    ("The most appropriate test is B (胃镜+病理).", "B"),  # an English label, the letter glossed in Chinese
+    ("The most appropriate test is B (胃镜+活检).", "B"),  # an English label, the letter glossed in Chinese
     ("The most appropriate test is B (或E).", None),
     ("答案：c", "C"),  # a lower-case letter alone after the label
     ("妊娠高血压抽搐首选硫酸镁，答案为D。", None),  # the text of C, then D
@@ -1625,3 +1625,57 @@ def test_a_verdict_after_the_restated_statement_on_its_line() -> None:
     assert read_strict(f'Statement: "{claim}" - True.\n\nThis is routine antenatal care.', TF_EN, ask).value is True
     assert read_strict(f'Statement: "{claim}" — False.', TF_EN, ask).value is False
     assert read_strict('Statement: "Anti-D is never given in pregnancy." - True.', TF_EN, ask).value is None  # another statement
+
+
+PREVALENCE = {"A": "Sensitivity increases", "B": "Specificity decreases", "C": "Positive predictive value increases",
+              "D": "Negative predictive value increases", "E": "Parathyroid hormone–related peptide"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # a walk announced as "each answer choice", then the answer
+    ("Let's look at each answer choice:\n\nA. Sensitivity increases — No.\n\nB. Specificity decreases — No.\n\n"
+     "C. Positive predictive value increases — Yes.\n\nSo, the correct answer is C. Positive predictive value increases.", "C"),
+    # "D and A both have …, which is not correct" judges two options, it accepts neither
+    ("Now the options:\n* A says sensitivity rises – no.\n* D and A both have a rising value, which is not correct.\n\n"
+     "So the correct answer is C.", "C"),
+    ("The cause is E. Parathyroid hormone-related peptide, secreted by the tumour.", "E"),  # a hyphen for the option's en dash
+    ("The most appropriate interpretation of this test result for this particular patient would be positive predictive value increases.", "C"),
+    ("Since the right choice is not among the listed ones, none of the options provided is the most appropriate answer.", None),
+])
+def test_walks_over_answer_choices_both_judged_dashes_long_labels_and_none_appropriate(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(PREVALENCE, "en"), asked("Which is the most appropriate interpretation?", PREVALENCE)).value == expected
+
+
+SHOULDER = {"A": "前脱位", "B": "后脱位", "C": "少灌少流，灌少于流", "D": "多灌少流，灌多于流", "E": "乙琥胺"}
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("答案是B。\n\n更正一下：后脱位少见，最常见的是前脱位，因此正确答案应为A。", "肩关节脱位最常见的类型是", "A"),
+    ("E。乙琥胺是失神发作的首选药，苯妥英钠反而可能加重发作。", "失神发作的首选药是", "E"),  # 可能 + a verb of effect: a fact
+    ("休克早期微循环的特点是少灌少流、灌少于流，故选D。", "休克早期微循环的特点是", None),  # the text of C, then D
+    ("肩关节脱位中较少见的一种指后脱位，答案A。", "肩关节脱位中较少见的是", None),
+    ("最常见的是前脱位（包括喙突下脱位），其中以喙突下最多。", "肩关节脱位最常见的类型是", "A"),  # the stem's superlative, its noun left out
+])
+def test_chinese_corrections_facts_with_may_text_then_letter_and_the_stem_superlative(reply: str, stem: str, expected: object) -> None:
+    assert read_strict(reply, option_format(SHOULDER, "zh"), asked(stem, SHOULDER)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    # a "True" whose explanation says the statement with one word turned into its opposite
+    ("Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin.",
+     "True. Fetal hemoglobin binds 2,3-BPG less avidly, which gives it a higher affinity for oxygen.", None),
+    ("Varicocele occurs more commonly on the right side than on the left.",
+     "True. Varicoceles occur more commonly on the left side because the left testicular vein meets the renal vein at a right angle.", None),
+    ("A Meckel diverticulum is a false diverticulum.", "Meckel's diverticulum is a true diverticulum with all three layers. The statement is true.", None),
+    # two words turned say the same; the word itself restated; different neighbours
+    ("Varicocele occurs more commonly on the left side.", "True. Varicocele is less common on the right side.", True),
+    ("Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin.",
+     "True. Fetal hemoglobin has a higher affinity for oxygen, while adult hemoglobin has a lower affinity for it.", True),
+    ("An Rh-negative mother who delivers an Rh-positive infant should receive anti-D.",
+     "True. If the newborn is Rh-positive, an Rh-negative mother should receive anti-D within 72 hours.", True),
+    # a denial in a sentence about another subject
+    ("Vitamin B12 deficiency raises serum methylmalonic acid.",
+     "Folate deficiency, by contrast, raises homocysteine but not methylmalonic acid.\n\nConclusion: the statement is true.", True),
+])
+def test_a_true_that_says_the_opposite_and_denials_of_another_subject(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected

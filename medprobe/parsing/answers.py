@@ -14,6 +14,7 @@ from typing import Any
 
 from medprobe.parsing.base import EMPTY_REPLY, Parsed, ParseResult, Revision
 from medprobe.parsing.formats import FORMATS
+from medprobe.parsing.opposite_claims import says_the_opposite
 from medprobe.parsing.question_rules import (
     completes_stem,
     denies_statement,
@@ -71,7 +72,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
     """A chat reply -> its answer under the strict rules for ``fmt.kind``. With the ``question`` asked,
     a reply that answers a question of its own instead is unparsed, and an MCQ reply in which no rule found an
     answer may still complete our stem with an option's text or name one option alone, and a "true" that the reply's
-    explanation denies is unread (``question_rules``)."""
+    explanation denies (``question_rules``) or turns into its opposite (``opposite_claims``) is unread."""
     if reply is None:
         return Reading(None, NO_REPLY, "the request failed")
     exact = exact_answer(reply, fmt)
@@ -107,7 +108,7 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
         if named is not None and named != reading.value:
             return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply calls {named} what our question asks for")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
-        return denies_statement(text, question) or reading
+        return denies_statement(text, question) or says_the_opposite(text, question) or reading
     return reading
 
 

@@ -215,7 +215,7 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     asked = asked_word(stem_of(question))
     named = _named(text, option_texts)
     if len(named) != 1 or (asked and asked not in text and not _both_first_choice(stem_of(question), text, next(iter(named.values()))[0][0])
-                           and not (asked == "诊断" and _NAMES_THE_CASE.match(text))):
+                           and not (asked == "诊断" and _NAMES_THE_CASE.match(text)) and not _opens_with_stem_superlative(text, stem_of(question))):
         return None
     ((letter, spans),) = named.items()
     first = _FIRST_SENTENCE.search(text)
@@ -232,6 +232,17 @@ def named_alone(reply: str, option_texts: Mapping[str, str], question: str) -> R
     if _SOMEONE_ELSE.search(text[:first_end]) or _CALLED_WRONG.search(text, spans[0][1], first_end):
         return None  # "有人认为…是砖红色胶冻样痰，这种说法是错误的"
     return None if any(_set_aside(text, start, end) for start, end in spans) else Reading(letter, OPTION_TEXT)
+
+
+#: a reply opening with a Chinese superlative and 的是 / 的为, nothing between: "最常见的是前脱位"
+_SUPERLATIVE_OPENING = re.compile(r"\s*(最[\u4e00-\u9fff]{1,5}?)的(?:是|为)")
+
+
+def _opens_with_stem_superlative(text: str, stem: str) -> bool:
+    """Whether the reply opens by calling what follows the stem's own superlative, with no noun of its own ("最常见的是
+    前脱位" to "肩关节脱位最常见的类型是"): it leaves out what the stem asks for, so it cannot be about another thing."""
+    opening = _SUPERLATIVE_OPENING.match(text)
+    return opening is not None and opening.group(1) + "的" in stem
 
 
 #: a first sentence giving someone else's belief, or calling the name wrong after it
@@ -431,6 +442,10 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 
 
+#: a sentence about another subject, set against the statement's: "by contrast", "unlike"
+_CONTRASTED = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b")
+
+
 #: the first verb of a statement, where what it claims begins ("A physician | is ethically obligated …")
 _FIRST_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|causes?|caused|results?|leads?|presents?|occurs?|should|must|can|may|will|does|do)\b")
 
@@ -470,6 +485,8 @@ def denies_statement(reply: str, question: str) -> Reading | None:
     found = _STATEMENT.search(question)
     statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
     for denied in _DENIED.finditer(reply):
+        if _CONTRASTED.search(sentence_at(reply, denied.start(), denied.end())):
+            continue  # "Folate deficiency, by contrast, elevates homocysteine but not methylmalonic acid": another subject
         words = denied.group(1).lower().split()
         for n in range(len(words), 0, -1):
             if n == 1 and (len(words) > 1 or (len(words[0]) < 8 and not re.match(r"[,.;]", reply[denied.end() :]))):

@@ -81,10 +81,14 @@ _TEMPLATE_MARKER = re.compile(
 )
 
 
+#: a hyphen or en dash inside a word: "hormone–related" is "hormone-related", "C5–C9" is "C5-C9"
+WORD_DASH = re.compile(r"(?<=\w)[\u2010-\u2013](?=\w)")
+
+
 def visible(text: str) -> str:
-    """The text as a reader sees it: invisible characters removed, full-width forms and non-breaking spaces
-    folded (Ａ→A, ：→:, （→( ), nothing else changed."""
-    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    """The text as a reader sees it: invisible characters removed, full-width forms, non-breaking spaces and dashes
+    inside words folded (Ａ→A, ：→:, （→(, – → -), nothing else changed."""
+    return WORD_DASH.sub("-", unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)))
 
 
 def normalise(text: str, *, cut: bool = True) -> str:
@@ -111,14 +115,15 @@ def cut_at_new_question(text: str) -> str:
     return text[: found.start()] if found else text
 
 
-#: Chinese words doubting an answer (a hedge of any answer, and doubt of a verdict wherever it stands)
+#: Chinese words doubting an answer (a hedge of any answer, and doubt of a verdict wherever it stands); 可能 before a
+#: verb of effect states a fact ("甚至可能加重发作"), it does not hedge
 _ZH_DOUBT = r"不确定|不知道|无法确定|难以确定|不好说|很难说(?![明服清])|说不准(?!确)"
 _HEDGE = re.compile(
     r"(?i:\b(?:maybe|perhaps|possibly|probably|might|could\s+be|may\s+be|not\s+sure|unsure|uncertain|"
     r"(?:i\s+)?(?:don't|do\s+not)\s+know|cannot\s+(?:be\s+)?determined?|can't\s+(?:be\s+)?determined?|unclear|"
     r"hard\s+to\s+say|it\s+depends|either|in\s+(?:a|that|this|one|some)\s+sense|in\s+some\s+cases|partially|partly|somewhat|mostly|not\s+certain|"
     r"(?:can't|cannot|can\s+not)\s+(?:confirm|say|tell|be\s+sure)\s+(?:whether|if))\b)"
-    r"|(?<!最)(?<!最有)可能(?!性最大)|也许|或许|(?<!最)大概(?!率)|不太确定|不能确定|无法判断|" + _ZH_DOUBT + r"|部分正确|不完全(?:正确|对|准确|确定|肯定|同意|清楚)"
+    r"|(?<!最)(?<!最有)可能(?!性最大)(?!会?(?:加重|引起|导致|出现|发生|造成|诱发|掩盖|影响|延误|增加|降低|升高|减少|损害|抑制))|也许|或许|(?<!最)大概(?!率)|不太确定|不能确定|无法判断|" + _ZH_DOUBT + r"|部分正确|不完全(?:正确|对|准确|确定|肯定|同意|清楚)"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？\n]")
 
@@ -230,7 +235,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
-_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：][ \t]*)(?=\S)")
+_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：－]+[ \t]*)(?![^\n]*(?:[?？]|(?i:true\s+or\s+false)|对还是错|是否))(?=\S)")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _QUOTES = re.compile(r"[\"“”'‘’「」『』]")
 

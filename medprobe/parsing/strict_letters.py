@@ -48,7 +48,7 @@ from medprobe.parsing.reading import (
     UNPARSED,
     Reading,
 )
-from medprobe.parsing.reply_text import hedged, sentence_at, stem_of
+from medprobe.parsing.reply_text import WORD_DASH, hedged, sentence_at, stem_of
 
 _OPTION_WORD = r"(?:(?i:option|choice)\s*|选项\s*)?"
 #: after a capital, what makes it a genus: "B. cereus", "C. difficile" (a lower-case name, not a word of a sentence)
@@ -62,10 +62,11 @@ _DIAGNOSIS_LABEL = r"(?<![Ll]east\s)(?<![Ll]ess\s)\b(?i:(?:most\s+)?likely|final
 
 
 def _asked_is(most: Sequence[str], alone: Sequence[str]) -> str:
-    """A superlative ("most" + one of ``most``, or one of ``alone``) heading up to six words, then "is" / "would be"."""
+    """A superlative ("most" + one of ``most``, or one of ``alone``) heading up to eight words, then "is" / "would be"
+    ("the most appropriate next step in management for this patient would be …")."""
     return (
         r"\b(?i:most\s+(?:" + "|".join(most) + r")|" + "|".join(alone) + r")\s+"
-        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,6}?"
+        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,8}?"
         r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
     )
 
@@ -109,7 +110,7 @@ _RANGE_DASH = re.compile(r"(?<=\d)\s*[~〜–—-]\s*(?=\d)")
 #: before "option:" / "option is" these words announce a walk through the options, not an answer
 #: ("each option:\nA. …", "the first option is A: …", "Option by option:\nA. …")
 _WALK_THROUGH = re.compile(
-    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?|\boption\s+by\s+)$"
+    r"(?i:\b(?:each|every|all|the\s+following|these|remaining|other|another|next|first|second|third|fourth|fifth)\s+(?:of\s+the\s+)?(?:answer\s+)?|\boption\s+by\s+)$"
 )
 _LABELLED_LETTER = tuple(
     re.compile(p)
@@ -137,9 +138,9 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:therefore|thus|hence|so|in\s+conclusion|overall)\b,?\s+" + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best))\b",
         r"\b(?i:most\s+likely)\s*:\s*" + _ITEM,
         # "Therefore the most likely diagnosis is E.", "the most appropriate next step would be D) <text>": what the
-        # question asks, named by a letter ending the sentence or heading its text or its bracketed gloss ("the most
-        # likely cause is E. coli" names a germ, not option E)
-        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S)|(?=\s*[(（](?![^()（）\n]*(?:\b(?i:or|maybe|possibly|not|vs)\b|(?<![A-Za-z])[A-E](?![A-Za-z])|或|还是|也|可能))))",
+        # question asks, named by a letter ending the sentence or heading its text ("the most likely cause is
+        # E. coli" names a germ, not option E)
+        _ASKED_IS + _ITEM + r"(?:" + _SENTENCE_ENDS + r"|(?=\s*[:)\-–—])|(?=,\s*\S))",
         # "Conclusion: The right coronary artery (option C) is …": a conclusion naming the option in brackets
         # (never an option ruled out: "So aortic dissection (option A) is unlikely", "Thus not X (option A) but …")
         r"(?m:^)[ \t]*(?i:conclusion|in\s+conclusion|therefore|thus|so)\b(?:(?!" + NOT_IT + r"|\(\s*(?:(?i:option|choice)\s+)?[A-E]\s*\)|\b(?i:both|either)\b)[^\n.!?])*?"
@@ -204,7 +205,7 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
         r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
-        _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|would)\s+(?:both|each|all|be)|both|are\s+(?:both|correct|right)"
+        _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|would)\s+(?:both|each|all|be)|both(?!\s+(?:have|has|had|show|shows|cause|causes|lack|lacks|describe|describes|involve|involves)\b)|are\s+(?:both|correct|right)"
         r"|are\s+(?:all|each)\s+(?:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-])))",
     )
 )
@@ -248,7 +249,7 @@ _CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)
 _BRACKETED_LETTER = re.compile(r"(?<![A-Za-z0-9])[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
-    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right)"
+    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right|(?:most\s+|best\s+)?appropriate|best)"
     r"|\b(?:answer|option|choice|answer_choice)\b[\"']?\s*(?:is|:)\s*[\"']?none\s+of\s+(?:the\s+)?(?:above|options|choices)"
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
@@ -265,9 +266,12 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和|、)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理|(?:两种|两者)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用)|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
+    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
+#: two answers accepted, unless the reply goes on to pick one: "所以A、B两个答案均有道理。", "两种药物都可以考虑使用"
+_BOTH_ACCEPTED = re.compile(r"(?<!认为)(?<!觉得)[A-E]\s*、\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理|[A-E]\s*(?:或|和)\s*[A-E]\s*(?:两个答案|两项|两者)\s*(?:均|都)有道理"
+                            r"|(?:两种|两者)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用)")
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
@@ -349,16 +353,23 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)\s*[:：]"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)(?:一下)?\s*[:：]"
 )
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
-#: and so does a final answer after others ("…选C。不过……因此最终答案是B。")
+#: and so do a final answer opening its sentence after others ("…选C。不过……因此最终答案是B。"; not "One could argue the
+#: final answer is A", "旧版题库给出的最终答案是D") and "……不对，" ("答案是B……不对，…所以应该选A")
 _RECONSIDERED = re.compile(
     r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
-    r"|\b(?i:(?:my|the)\s+final\s+answer\s+(?:is|would\s+be)|final\s+answer\s*:)|最终(?:的)?(?:答案|选择)"
+    r"|(?:(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*(?:(?i:so|thus|therefore|hence)[,:]?\s+)?|(?<=,\s)(?i:so|thus|therefore|hence)[,:]?\s+)"
+    r"(?i:(?:my|the)\s+final\s+answer\s+is)\b|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
+    r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的)?最终(?:的)?(?:答案|选择)"
+    r"|(?:…+|\.{2,})\s*不对[，,!！]"
 )
-_KEPT = re.compile(r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b")
+_KEPT = re.compile(
+    r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b"
+    r"|仍然?(?:选|是)|答案不变|维持(?:原来的|原)?答案"
+)
 #: a reply that is an option's text, a comma and a letter: "甲巯咪唑，A。"
 _TEXT_COMMA_LETTER = re.compile(r"^\s*([^\n,，。]+?)\s*[,，]\s*([A-E])\s*[.。!！]?\s*$")
 #: "A: no. B: yes.": an option judged in a word, inline
@@ -449,7 +460,7 @@ def clean_text(text: str) -> str:
     """Lower-cased text without surrounding whitespace and trailing punctuation, in one width (NFKC: the reply is
     read folded, "（储存铁）" and "Na⁺" as "(储存铁)" and "Na+", so an option's text is compared folded too)."""
     folded = _TRAILING.sub("", unicodedata.normalize("NFKC", text).strip()).strip().lower()
-    folded = _RANGE_DASH.sub("~", folded)  # "孕24-28周" as "孕24～28周"
+    folded = _RANGE_DASH.sub("~", WORD_DASH.sub("-", folded))  # "孕24-28周" as "孕24～28周"
     return _LIST_ZH_AND.sub(r"\1、", _LIST_AND.sub(", ", folded)).replace(" together with ", " and ")
 
 
@@ -567,15 +578,22 @@ def _own_tail(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
             and not any(said in clean_text(t) for other, t in option_texts.items() if other != letter))
 
 
+#: what an aside after a name may not say: a limit, another option, a doubt
+_ASIDE_OFFERS = re.compile(r"只|仅|或|还是|把握|存疑|(?<![A-Za-z])[A-E](?![A-Za-z])")
+
+
 def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, str]) -> bool:
     """Whether the line after a leading letter says its Chinese option in other words ("B 肌注东莨菪碱" for 肌内注射东莨菪碱):
     a third of the option's character pairs (two at least, and most of the name's), and none that only another option
-    has, in a short line that is only a name and maybe a short aside after a comma ("A 立位腹平片，看膈下游离气体"; no
+    has, in a short line that is only a name and maybe (in a reply of one sentence) a short aside after a comma that
+    limits nothing and names no other option ("A 立位腹平片，看膈下游离气体"; no
     clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement: "A 阿托品不行", "C 地西泮 ✗", "A 阿托品，也可以")."""
     line = rest.split("\n", 1)[0].strip(" \t.。")
     name, _, aside = re.sub(r"\s*[，,]\s*", "，", line).partition("，")
     own = _bigrams(option_texts.get(letter, ""))
     said = _bigrams(name)
+    if aside and (_ASIDE_OFFERS.search(aside) or re.search(r"[\n。！？!?]", rest.strip().rstrip("。.！!"))):
+        return False  # "A 立位腹平片，只能发现穿孔\nE …", "A 立位腹平片，或者E": a walk, a doubt, another option
     if (not own or _JUDGED_ZH.search(name) or _JUDGED_ZH.search(aside) or len(aside) > 20 or len(name) > len(option_texts[letter]) + 6
             or len(own & said) < max(2, len(own) / 3, 0.6 * len(said))):
         return False
@@ -696,6 +714,11 @@ def _another_with_text(text: str, end: int, option_texts: Mapping[str, str]) -> 
     return _own_text_end(text, joined.end(), option_texts.get(other, "")) is not None or re.match(r"\s*(?:$|[.,;。，；!])", text[joined.end() :]) is not None
 
 
+#: a condition right after a letter: "the answer would be A if the question asks about screening"
+#: (not "C if I had to choose": one answer, picked)
+_IF_AFTER = re.compile(r"\s*(?:(?i:if|unless|provided|assuming)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
+
+
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
     """One answer letter found by a pattern: several options when another letter is joined to it, a
     conflict when another option's text follows it (or stands right before it, the letter in brackets)."""
@@ -812,6 +835,8 @@ def _labelled(
                 continue  # "let's look at each option:\nA. …"
             if _names_a_genus(text, match.end(1), match.group(1), option_texts):
                 continue  # "the most likely cause is B. cereus"
+            if _IF_AFTER.match(text, match.end()):
+                continue  # "the answer would be A if the question asks about screening": an answer for one case
             yield _letter_statement(text, match, option_texts, LABELLED)
 
 
@@ -1230,19 +1255,32 @@ def answers_other_questions(text: str) -> bool:
 _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n|$)")
 
 
-#: "阿托品不能缓解的是肌肉震颤，所以选C", "子痫抽搐首选硫酸镁，答案为A": the question restated and answered by a text, then a
-#: letter in the same sentence
+#: "阿托品不能缓解的是肌肉震颤，所以选C", "…指不拒绝实际上不成立的H₀，答案A", "子痫抽搐首选硫酸镁，答案为A": the question
+#: restated and answered by a text, then a letter in the same sentence
 _TEXT_THEN_CHOICE = re.compile(
-    r"(?:的是\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)|首选\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)?)\s*(?:选|答案(?:是|为)?)\s*:?\s*([A-E])(?![A-Za-z0-9])"
+    r"(?:(?:(?<![不非才也还都又])是|指|即)\s*([^\n。;；，,]+?)\s*[，,]\s*(?:(?:所以|因此|故)\s*(?:选|答案(?:是|为)?)|答案(?:是|为)?)"
+    r"|首选\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)?\s*(?:选|答案(?:是|为)?))\s*:?\s*([A-E])(?![A-Za-z0-9])"
 )
 
 
-def _text_then_choice(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
-    """A letter chosen right after the reply names another option's whole text as the answer in the same sentence."""
+#: a question asking for what to avoid: "禁用的药物是", "Which should be avoided"
+_AVOID_ASKED = re.compile(r"禁|避免|慎用|\b(?i:avoid(?:ed)?|contraindicated)\b")
+
+
+def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str | None) -> list[Statement]:
+    """A letter chosen right after the reply names another option's whole text as the answer in the same sentence (not
+    after 首选 when the question asks for what is not first: "…孕期禁用；孕期降压首选拉贝洛尔，故答案为D" to "…禁用的药物是")."""
+    not_first = asks_for_exception(question) or (question is not None and _AVOID_ASKED.search(stem_of(question)) is not None)
     found = []
     for match in _TEXT_THEN_CHOICE.finditer(text):
-        named, letter = option_by_text(match.group(1) or match.group(2), option_texts), match.group(3)
+        if not_first and match.group(2):
+            continue
+        span = match.group(1) or match.group(2)
+        named, letter = option_by_text(span, option_texts) or _by_bare_text(span, option_texts), match.group(3)
         clause = re.split(r"[，,]", text[: match.start()])[-1]
+        own = clean_text(option_texts.get(letter, "")) or "\0"
+        if own in clean_text(sentence_at(text, match.start(), match.end())):
+            continue  # "…最先出现血清铁降低，然后才是血红蛋白降低，故选A": the sentence names the letter's own text too
         if named not in (None, letter) and not (_RULED_OUT.search(clause) or re.search("误|容易|除外|排除|鉴别", clause)):
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {letter} with the text of {named}"))
     return found
@@ -1287,8 +1325,9 @@ def letter_statements(
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
                 *_closing_dash(text, option_texts), *_closing_option(text, option_texts), *_which_is_option(text, option_texts),
-                *_headed_answer(text, option_texts),
-                *([] if wrong_asked else _closing_verdict(text, option_texts))]
+                *_glossed_answer(text, option_texts), *([] if wrong_asked else _closing_verdict(text, option_texts))]
+    if not labelled:  # "Best next diagnostic step: A. Blood cultures" beside "Answer: D" is a step on the way, not the answer
+        labelled = _headed_answer(text, option_texts)
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
@@ -1329,9 +1368,12 @@ def letter_statements(
                  and not _asks_another_thing(s, question, option_texts)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
-        found += _other_text_next(text, found, option_texts) + _text_then_choice(text, option_texts)
+        found += _other_text_next(text, found, option_texts) + _text_then_choice(text, option_texts, question)
     found = after_retraction(text, found)
     found += _computed_against(text, found, option_texts)
+    accepted = _BOTH_ACCEPTED.search(text)
+    if accepted is not None and not any(s.value is not None and _stands_after(text, s, accepted.end()) for s in found):
+        found.append(Statement(None, LABELLED, sentence_at(text, accepted.start(), accepted.end()), f"{HEDGED}: no single answer, says the reply"))
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
     none = says_none_is_right(text, option_texts)
@@ -1461,15 +1503,35 @@ def _which_is_option(text: str, option_texts: Mapping[str, str]) -> list[Stateme
     return found
 
 
+#: "The most appropriate test is B (胃镜+活检).": what the question asks, a letter and a gloss in brackets (checked)
+_ASKED_GLOSSED = re.compile(_ASKED_IS + _ITEM + r"\s*[(（]([^()（）\n]{1,40})[)）]")
+#: what a gloss may not hold: another option or a hedge
+_GLOSS_OFFERS_MORE = re.compile(r"\b(?i:or|maybe|possibly|not|vs)\b|(?<![A-Za-z])[A-E](?![A-Za-z])|或|还是|也|可能")
+
+
+def _glossed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The letter of what the question asks, glossed in brackets by words of its own option ("The most appropriate test is
+    B (胃镜+活检)" for 胃镜检查及活检): two of its Chinese character pairs, or one of its longer English words (not "is
+    E (HEV)" for hepatitis E, nor "Child-Pugh class is C (score 14)": a letter that is a name, glossed by other words)."""
+    found = []
+    for m in _ASKED_GLOSSED.finditer(text):
+        gloss, own = m.group(2), option_texts.get(m.group(1), "")
+        words = {w for w in re.findall(r"[a-z]{4,}", clean_text(gloss))} & {w for w in re.findall(r"[a-z]{4,}", clean_text(own))}
+        if not _GLOSS_OFFERS_MORE.search(gloss) and (len(_bigrams(gloss) & _bigrams(own)) >= 2 or words) and not _IF_AFTER.match(text, m.end()):
+            found.append(_letter_statement(text, m, option_texts, LABELLED))
+    return found
+
+
 #: "Treatment: E. Ventriculoperitoneal shunt": a heading of what is asked, a letter and (checked) its own text
 _HEADED = re.compile(r"(?:^|(?<=\n))[ \t]*(?i:treatment|management|therapy|(?:best\s+)?next\s+(?:best\s+)?(?:diagnostic\s+|management\s+)?step|intervention)\s*:\s*" + _ITEM + r"[.:)][ \t]+([^\n]+)")
 
 
 def _headed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
-    """The letter under a heading of what is asked when its own option's text follows it ("Treatment: E. Ventriculo-
-    peritoneal shunt"; not "Management: A. Secure the airway", the ABC of a trauma survey)."""
+    """The letter under a heading of what is asked when its own option's text follows it, not ruled out ("Treatment: E.
+    Ventriculoperitoneal shunt"; not "Management: A. Secure the airway", the ABC of a trauma survey; not "Next diagnostic
+    step: A. Blood cultures — not needed"); read only where no other rule found a labelled answer."""
     return [_letter_statement(text, m, option_texts, LABELLED) for m in _HEADED.finditer(text)
-            if clean_text(m.group(2)).startswith(clean_text(option_texts.get(m.group(1), "")) or "\0")]
+            if clean_text(m.group(2)).startswith(clean_text(option_texts.get(m.group(1), "")) or "\0") and not re.search(NOT_IT, m.group(2))]
 
 
 def _closing_verdict(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
@@ -1578,18 +1640,19 @@ def _show(value: object) -> str:
     return ",".join(_letters(value))
 
 
-#: a lower-case letter alone after an answer label, ending its line: "答案：d", "Answer: (c)"
+#: a lower-case letter after an answer label: "Answer: (c)" ending its line (not "The correct answer is a", cut off), or
+#: after 答案 anywhere ("综上，正确答案是 c。", "【答案】c")
 _LOWER_CASE_ANSWER = re.compile(
-    r"^([ \t]*(?:(?i:(?:the\s+)?(?:final\s+|correct\s+)?answer(?:\s+is)?)|(?:正确|最终)?答案(?:是|为)?)[ \t]*[:：]?[ \t]*[(\[（]?)([a-e])(?=[)\]）]?[ \t]*[.。]?[ \t]*$)",
-    re.MULTILINE,
+    r"(?m:^)([ \t]*(?i:(?:final\s+|correct\s+)?answer)[ \t]*:[ \t]*[(\[]?)([a-e])(?=[)\]]?[ \t]*[.]?[ \t]*$)"
+    r"|((?:正确|最终)?答案\s*[】\]]?\s*(?:是|为|应为|选)?\s*[:：]?\s*[(（]?)([a-e])(?=\s*(?:$|[)）。.，,;；!！\s]))"
 )
 
 
 def read_option_letter(text: str, option_texts: Mapping[str, str], options: Sequence[str], question: str | None = None) -> Reading:
     """A cleaned chat reply to a one-answer MCQ -> its letter (see the module docstring); with our ``question``, an
     option named after the answer by another superlative than the question's is no other answer. A lower-case letter
-    is read only alone after an answer label ("答案：d"): elsewhere "a" is a word."""
-    text = _LOWER_CASE_ANSWER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    is read only after an answer label (``_LOWER_CASE_ANSWER``): elsewhere "a" is a word."""
+    text = _LOWER_CASE_ANSWER.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)).upper(), text)
     return decide(letter_statements(text, option_texts, question=question), options, text=text)
 
 

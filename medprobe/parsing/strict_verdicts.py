@@ -97,6 +97,8 @@ _PARTLY = re.compile(
     r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
     r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|(?:statement|it|this)\s+is\s+an\s+oversimplification)\b"
 )
+#: a view the reply reports as someone else's ("Some sources present it as neither entirely true nor false, but …")
+_OTHERS_VIEW = re.compile(r"\b(?i:some|others|sources|authors|textbooks|people|argue|argued)\b|有人|有些|一些")
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
@@ -210,9 +212,16 @@ def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading
     found = after_retraction(text, verdict_statements(text, vocab))
     # "False. The statement is partially true and …", "… Therefore, the answer is: False."
     opens = any(s.value is not None and (s.rule in (BARE, LEADING) or _ANSWER_WORD.search(s.sentence)) for s in found)
-    if (undecided := _UNDECIDED.search(text) or (None if opens else _PARTLY.search(text))) is not None:
+    undecided = next((m for m in _UNDECIDED.finditer(text) if not _reported(text, m.start())), None)
+    if (undecided := undecided or (None if opens else _PARTLY.search(text))) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, undecided.start(), undecided.end()), f"{HEDGED}: the verdict depends, says the reply"))
     return decide(found, [], what, text)
+
+
+def _reported(text: str, at: int) -> bool:
+    """Whether the sentence up to ``text[at]`` reports someone else's view ("Some sources present it as …")."""
+    before = text[:at]
+    return _OTHERS_VIEW.search(before[max(before.rfind(end) for end in ".!?。！？\n") + 1 :]) is not None
 
 
 def read_true_false(text: str) -> Reading:

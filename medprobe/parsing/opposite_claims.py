@@ -1,0 +1,101 @@
+"""A "true" whose explanation says the statement's opposite: the reply restates our statement with one word turned into
+its opposite ("True. … which gives it a higher affinity for oxygen" to "Fetal hemoglobin has a lower affinity for
+oxygen …"). Such a reply gives both verdicts, so it is unread.
+
+A word counts as turned when the reply writes its opposite (from a short list: higher/lower, left/right, true/false,
+hyper-/hypo-, …) among the statement's own neighbours: the word right after it and two more of the two words before it
+and the two after it. The reply
+must share two longer words of the statement in that sentence, and nowhere write the word itself among its neighbours.
+Two turned words in one sentence cancel ("less common on the right side" says "more common on the left side"); a pair
+turned with only two of its neighbours (a looser restatement) counts toward that, never alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from medprobe.parsing.reading import BOTH_VERDICTS, UNPARSED, Reading
+
+_PAIRS = (
+    ("higher", "lower"), ("high", "low"), ("increased", "decreased"), ("increase", "decrease"), ("increases", "decreases"),
+    ("increasing", "decreasing"), ("more", "less"), ("greater", "lesser"), ("larger", "smaller"), ("longer", "shorter"),
+    ("faster", "slower"), ("left", "right"), ("true", "false"), ("benign", "malignant"), ("acute", "chronic"),
+    ("maximum", "minimum"), ("positive", "negative"), ("proximal", "distal"), ("anterior", "posterior"), ("superior", "inferior"),
+    ("medial", "lateral"), ("dominant", "recessive"), ("first", "last"), ("early", "late"), ("earliest", "latest"),
+    ("rises", "falls"), ("rise", "fall"), ("common", "rare"), ("inhibits", "stimulates"), ("inhibit", "stimulate"),
+    ("agonist", "antagonist"), ("present", "absent"), ("always", "never"), ("before", "after"), ("above", "below"),
+    ("elevated", "reduced"), ("elevated", "decreased"), ("raised", "lowered"), ("upper", "lower"), ("most", "least"),
+    ("direct", "indirect"), ("conjugated", "unconjugated"), ("sensitive", "resistant"), ("vasodilation", "vasoconstriction"),
+)
+_MALE = ("male", "males", "man", "men", "boy", "boys")
+_FEMALE = ("female", "females", "woman", "women", "girl", "girls")
+_OPPOSITES: dict[str, set[str]] = {}
+for _one, _other in (*_PAIRS, *((m, f) for m in _MALE for f in _FEMALE)):
+    _OPPOSITES.setdefault(_one, set()).add(_other)
+    _OPPOSITES.setdefault(_other, set()).add(_one)
+#: prefixes that turn a word into its opposite: "hyperkalemia" / "hypokalemia", "tachycardia" / "bradycardia"
+_PREFIXES = (("hyper", "hypo"), ("tachy", "brady"))
+
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_SENTENCE = re.compile(r"[!?\n]|\.(?!\d)")
+_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+#: the neighbours a restatement must keep, and how many of them a turned word needs to count alone or with another
+_STRONG, _LOOSE = 3, 2
+
+
+def _stem(word: str) -> str:
+    word = word[:-2] if word.endswith("ly") and len(word) > 5 else word
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _opposites(word: str) -> set[str]:
+    found = set(_OPPOSITES.get(word, ()))
+    for one, other in (*_PREFIXES, *((b, a) for a, b in _PREFIXES)):
+        if word.startswith(one) and len(word) > len(one) + 3:
+            found.add(other + word[len(one) :])
+    return found
+
+
+def _neighbours_kept(ours: list[str], i: int, theirs: list[str], j: int) -> int:
+    """How many of the two words before and the two after ``ours[i]`` stand at the same places around ``theirs[j]``;
+    none unless the word right after does (what the word says something of: "lower affinity", "left side")."""
+    kept = [0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-2, -1, 1, 2)]
+    return sum(kept) if kept[2] else 0
+
+
+def _turned(ours: list[str], sentence: list[str], affirmed: set[int]) -> tuple[int, int]:
+    """How many of the statement's words (but the ``affirmed``) the sentence turns into their opposites among their
+    neighbours: (strongly, loosely)."""
+    strong = loose = 0
+    for i, word in enumerate(ours):
+        opposite = _opposites(word) if i not in affirmed else set()
+        kept = max((_neighbours_kept(ours, i, sentence, j) for j, theirs in enumerate(sentence) if theirs in opposite), default=0)
+        strong += kept >= _STRONG
+        loose += _LOOSE <= kept < _STRONG
+    return strong, loose
+
+
+def _affirmed(ours: list[str], sentences: list[list[str]]) -> set[int]:
+    """The statement's turnable words that the reply also writes as they are, among their neighbours: what the reply says
+    of them is the claim's, not its opposite."""
+    return {
+        i for i, word in enumerate(ours) if _opposites(word)
+        and any(_neighbours_kept(ours, i, sentence, j) >= _STRONG for sentence in sentences for j, theirs in enumerate(sentence) if theirs == word)
+    }
+
+
+def says_the_opposite(reply: str, question: str) -> Reading | None:
+    """A "true" reply (cleaned) that restates our statement with a word turned into its opposite: unread, as both
+    verdicts; None when it does not."""
+    found = _STATEMENT.search(question)
+    ours = _WORD.findall((found.group(1) if found else question).lower())
+    longer = {w for w in ours if len(w) >= 5}
+    sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(reply)]
+    affirmed = _affirmed(ours, sentences)
+    for sentence in sentences:
+        if len(longer & set(sentence)) < 2:
+            continue
+        strong, loose = _turned(ours, sentence, affirmed)
+        if strong and (strong + loose) % 2 == 1:
+            return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply says the statement's opposite")
+    return None
