@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-67", "en-68", "en-69", "en-70", "zh-69", "zh-70", "zh-71", "zh-72"})
+UNSEEN = frozenset({"en-71", "en-72", "en-73", "zh-73", "zh-74", "zh-75"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
