@@ -624,3 +624,45 @@ def test_replies_written_against_the_round_22_rules(opts: dict, stem: str, reply
 ])
 def test_true_false_replies_written_against_the_round_22_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+LOBAR = {"A": "充血水肿期", "B": "红色肝样变期", "C": "灰色肝样变期", "D": "溶解消散期", "E": "纤维化期"}
+NUTRITION = {"A": "肠内营养", "B": "肠外营养", "C": "经口进食", "D": "静脉补液", "E": "禁食观察"}
+ABDOMEN_PAIN = {"A": "急性阑尾炎", "B": "急性胆囊炎", "C": "急性胰腺炎", "D": "消化性溃疡穿孔", "E": "肠梗阻"}
+PYELONEPHRITIS = {"A": "Acute pyelonephritis", "B": "Renal cell carcinoma", "C": "Nephrolithiasis", "D": "Perinephric abscess", "E": "Cystitis"}
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (LOBAR, "下列哪项不是大叶性肺炎的病理分期", "大叶性肺炎分为四期，最后一期是溶解消散期，故选E。", "E"),  # a true item listed, then the exception
+    (NUTRITION, "重症急性胰腺炎禁食期间首选的营养支持方式是", "早期应首选肠外营养，故选A。", None),  # 禁食 asks for no exception
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "地西泮只能镇静，真正能止抽的是硫酸镁，故选D。", None),  # D's text, set aside
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "答案：C。硫酸镁是首选药物。\n\n更正一下：硫酸镁的负荷剂量是4～6g。", "C"),  # a dose corrected
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "### 分析与答案\n\na. 孕妇抽搐，诊断为子痫；\nb. 首选硫酸镁\n\n故选C。", "C"),
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "初步考虑选D。不过地西泮只是辅助，本题最终答案为C。", "C"),
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "答案是D……不对，子痫应该用硫酸镁。", (None, "C")),
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "硫酸镁和地西泮两者都可以考虑使用，但指南首选硫酸镁，故选C。", "C"),
+    (ABDOMEN_PAIN, "最可能的诊断是", "先查血淀粉酶，因为急性胰腺炎可能引起类似表现，结果出来前不宜下诊断。", None),
+    (PYELONEPHRITIS, "What is the most likely diagnosis?", "The most likely diagnosis is A. However, failure of antibiotics and a "
+     "collection on CT favour an abscess. Therefore, my final answer would be D.", "D"),
+    (PYELONEPHRITIS, "What is the most likely diagnosis?", "The answer is D unless the CT shows no collection.", None),
+    (PYELONEPHRITIS, "What is the most likely diagnosis?", "The most likely diagnosis if he had hematuria would be B, but with "
+     "fever and a collection the answer is D.", "D"),
+    (PYELONEPHRITIS, "What is the most likely diagnosis?", "None of the options provided is the most appropriate on its own. Of "
+     "those listed, D is the best answer.", "D"),
+    (PYELONEPHRITIS, "What is the most likely diagnosis?", "Answer: A–Acute pyelonephritis", "A"),  # a dash after a lone capital
+])
+def test_replies_written_against_the_round_23_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Gout is more common in men than in women.", "True. Gout is less common in women, because estrogen promotes uric acid excretion.", True),
+    ("The right lung has three lobes.", "True. The right lung has three lobes, whereas the left lung has two.", True),
+    ("Cystic fibrosis is autosomal recessive.", "True. CF is autosomal recessive. Huntington disease, by contrast, is autosomal dominant.", True),
+    ("The most common site of ectopic pregnancy is the ampulla.", "True. Most implant in the ampulla; the least common sites include the cervix.", True),
+    ("Warfarin is safe to use during pregnancy.", "True. Unlike heparin, warfarin is not safe to use during pregnancy.", None),
+    ("β受体阻滞剂会掩盖糖尿病患者的低血糖症状。", "正确。但在一些情况下，该说法正确与否取决于所用β受体阻滞剂是否为选择性。", None),
+    ("阿司匹林属于痛风的常用药物。", '陈述："阿司匹林属于痛风的常用药物。"——错误。是否停用需权衡获益。', False),
+])
+def test_true_false_replies_written_against_the_round_23_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

@@ -1664,11 +1664,14 @@ def test_chinese_corrections_facts_with_may_text_then_letter_and_the_stem_superl
     # a "True" whose explanation says the statement with one word turned into its opposite
     ("Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin.",
      "True. Fetal hemoglobin binds 2,3-BPG less avidly, which gives it a higher affinity for oxygen.", None),
-    ("Varicocele occurs more commonly on the right side than on the left.",
-     "True. Varicoceles occur more commonly on the left side because the left testicular vein meets the renal vein at a right angle.", None),
+    ("Peaked T waves are an early ECG sign of hyperkalemia.", "True. Peaked T waves are an early ECG sign of hypokalemia.", None),
     ("A Meckel diverticulum is a false diverticulum.", "Meckel's diverticulum is a true diverticulum with all three layers. The statement is true.", None),
-    # two words turned say the same; the word itself restated; different neighbours
+    # two words turned say the same; a comparison restated the other way round; a contrast, a negation; the word itself
+    # restated; different neighbours
     ("Varicocele occurs more commonly on the left side.", "True. Varicocele is less common on the right side.", True),
+    ("The right kidney lies lower than the left kidney.", "True. In other words, the left kidney lies higher than the right kidney.", True),
+    ("The right lung has three lobes.", "True. The right lung is divided into three lobes, whereas the left lung has two lobes.", True),
+    ("A positive Murphy sign suggests acute cholecystitis.", "True. A negative Murphy sign does not exclude acute cholecystitis.", True),
     ("Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin.",
      "True. Fetal hemoglobin has a higher affinity for oxygen, while adult hemoglobin has a lower affinity for it.", True),
     ("An Rh-negative mother who delivers an Rh-positive infant should receive anti-D.",
@@ -1678,4 +1681,26 @@ def test_chinese_corrections_facts_with_may_text_then_letter_and_the_stem_superl
      "Folate deficiency, by contrast, raises homocysteine but not methylmalonic acid.\n\nConclusion: the statement is true.", True),
 ])
 def test_a_true_that_says_the_opposite_and_denials_of_another_subject(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+
+
+HERNIA = {"A": "腹股沟斜疝", "B": "腹股沟直疝", "C": "脐疝", "D": "股疝", "E": "切口疝"}
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("最易嵌顿的是股疝（D），最常见的是腹股沟斜疝（A）。本题问最易嵌顿，选D。", "最易发生嵌顿的腹外疝是", "D"),  # another superlative's option
+    ("老年男性右侧腹股沟区肿块，最常见的类型为腹股沟斜疝。", "该患者最可能的疝类型是", "A"),  # the commonest answers the likeliest
+    ("答案：A\n\n- 斜疝最常见\n- 股疝最易嵌顿（即选项D）", "最常见的腹外疝是", "A"),  # a fact's option in brackets
+    ("斜疝、直疝和股疝都常见，故A、B、D均可。", "最常见的腹外疝是", None),  # three accepted
+])
+def test_chinese_other_superlatives_likeliest_bracketed_options_and_three_accepted(reply: str, stem: str, expected: object) -> None:
+    assert read_strict(reply, option_format(HERNIA, "zh"), asked(stem, HERNIA)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("The statement is about Huntington disease imaging.", "The statement is true for typical adult-onset disease, but it is not entirely "
+     "accurate to call it characteristic in all cases.", None),
+    ("Benzodiazepines are contraindicated in alcohol withdrawal.", "In most patients this statement is false. So it's not a simple true or false.", None),
+])
+def test_not_entirely_accurate_and_not_a_simple_true_or_false(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected

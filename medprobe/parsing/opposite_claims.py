@@ -7,7 +7,11 @@ hyper-/hypo-, …) among the statement's own neighbours: the word right after it
 and the two after it. The reply
 must share two longer words of the statement in that sentence, and nowhere write the word itself among its neighbours.
 Two turned words in one sentence cancel ("less common on the right side" says "more common on the left side"); a pair
-turned with only two of its neighbours (a looser restatement) counts toward that, never alone.
+turned with only two of its neighbours (a looser restatement) counts toward that, never alone. Asides in brackets are left
+out: they set another thing beside the claim ("PPV increases (and negative predictive value decreases)"); so are sentences
+that set something against the claim or negate ("whereas", "by contrast", "not"). A comparison may be restated the other
+way round: a pair the statement compares counts as one turn ("Gout is less common in women" restates "Gout is more common
+in men than in women": "more" turned, and the pair men/women).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ _PAIRS = (
     ("medial", "lateral"), ("dominant", "recessive"), ("first", "last"), ("early", "late"), ("earliest", "latest"),
     ("rises", "falls"), ("rise", "fall"), ("common", "rare"), ("inhibits", "stimulates"), ("inhibit", "stimulate"),
     ("agonist", "antagonist"), ("present", "absent"), ("always", "never"), ("before", "after"), ("above", "below"),
-    ("elevated", "reduced"), ("elevated", "decreased"), ("raised", "lowered"), ("upper", "lower"), ("most", "least"),
+    ("elevated", "reduced"), ("elevated", "decreased"), ("raised", "lowered"), ("upper", "lower"),
     ("direct", "indirect"), ("conjugated", "unconjugated"), ("sensitive", "resistant"), ("vasodilation", "vasoconstriction"),
+    ("ipsilateral", "contralateral"), ("constriction", "dilation"), ("gram-positive", "gram-negative"),
 )
 _MALE = ("male", "males", "man", "men", "boy", "boys")
 _FEMALE = ("female", "females", "woman", "women", "girl", "girls")
@@ -38,7 +43,14 @@ _PREFIXES = (("hyper", "hypo"), ("tachy", "brady"))
 
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SENTENCE = re.compile(r"[!?\n]|\.(?!\d)")
-_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+#: an aside in brackets, left out: it sets another thing beside the claim ("PPV increases (and NPV decreases)")
+_ASIDE = re.compile(r"\([^()\n]*\)")
+_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(?:(?i:statement)\s*[:：]\s*)?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+#: a sentence that sets another thing against the claim, or negates: what it says of an opposite is no restatement
+#: ("whereas the left lung has two lobes", "Huntington disease, by contrast, …", "a negative sign does not exclude …")
+_ASIDE_SENTENCE = re.compile(
+    r"\b(?:whereas|while|but|however|unlike|conversely|contrast|compared|versus|vs|not|no|never|cannot|without|rather)\b|n't\b"
+)
 #: the neighbours a restatement must keep, and how many of them a turned word needs to count alone or with another
 _STRONG, _LOOSE = 3, 2
 
@@ -58,21 +70,36 @@ def _opposites(word: str) -> set[str]:
 
 def _neighbours_kept(ours: list[str], i: int, theirs: list[str], j: int) -> int:
     """How many of the two words before and the two after ``ours[i]`` stand at the same places around ``theirs[j]``;
-    none unless the word right after does (what the word says something of: "lower affinity", "left side")."""
+    none unless the word right after does (what the word says something of: "lower affinity", "left side"), or, for
+    the statement's last word, both before it do ("an early sign of hyperkalemia")."""
     kept = [0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-2, -1, 1, 2)]
+    if i + 1 == len(ours):  # the statement's last word has none after it: the two before must both stand
+        return 3 if kept[0] and kept[1] else 0
     return sum(kept) if kept[2] else 0
 
 
 def _turned(ours: list[str], sentence: list[str], affirmed: set[int]) -> tuple[int, int]:
-    """How many of the statement's words (but the ``affirmed``) the sentence turns into their opposites among their
-    neighbours: (strongly, loosely)."""
-    strong = loose = 0
+    """How many of the statement's words the sentence turns into their opposites among their neighbours (strongly, and
+    not ``affirmed`` elsewhere), and how many turns it makes in all: loose ones too, and each pair the statement compares
+    ("right … than … left", "men … than … women") once, whether the sentence swaps one of its words or both (the left
+    kidney lies higher than the right kidney" restates "the right kidney lies lower than the left kidney": two turns)."""
+    strong = turns = 0
+    compared: set[frozenset[str]] = set()
     for i, word in enumerate(ours):
-        opposite = _opposites(word) if i not in affirmed else set()
+        opposite = _opposites(word)
         kept = max((_neighbours_kept(ours, i, sentence, j) for j, theirs in enumerate(sentence) if theirs in opposite), default=0)
-        strong += kept >= _STRONG
-        loose += _LOOSE <= kept < _STRONG
-    return strong, loose
+        strong += kept >= _STRONG and i not in affirmed
+        if opposite & set(ours):  # "in women" for "in men": a compared word swapped needs only a neighbour kept
+            beside = any(theirs in opposite and _beside(ours, i, sentence, j) for j, theirs in enumerate(sentence))
+            compared |= {frozenset({word, *(opposite & set(ours))})} if beside or kept >= _LOOSE else set()
+        else:
+            turns += kept >= _LOOSE
+    return strong, turns + len(compared)
+
+
+def _beside(ours: list[str], i: int, theirs: list[str], j: int) -> bool:
+    """Whether the word right before or right after ``ours[i]`` stands at the same place around ``theirs[j]``."""
+    return any(0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-1, 1))
 
 
 def _affirmed(ours: list[str], sentences: list[list[str]]) -> set[int]:
@@ -90,12 +117,12 @@ def says_the_opposite(reply: str, question: str) -> Reading | None:
     found = _STATEMENT.search(question)
     ours = _WORD.findall((found.group(1) if found else question).lower())
     longer = {w for w in ours if len(w) >= 5}
-    sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(reply)]
+    sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(_ASIDE.sub(" ", reply)) if not _ASIDE_SENTENCE.search(part.lower())]
     affirmed = _affirmed(ours, sentences)
     for sentence in sentences:
         if len(longer & set(sentence)) < 2:
             continue
-        strong, loose = _turned(ours, sentence, affirmed)
-        if strong and (strong + loose) % 2 == 1:
+        strong, turned = _turned(ours, sentence, affirmed)
+        if strong and turned % 2 == 1:
             return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply says the statement's opposite")
     return None

@@ -199,11 +199,12 @@ def _without_asides(reply: str, option_texts: Mapping[str, str]) -> str:
 
 
 def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:
-    """Whether a reply may give its answer by an option's words alone: it writes no option letter, hedges nowhere, does
-    not send the user to a doctor, and answers a question that does not ask for the exception (naming a true fact answers
+    """Whether a reply may give its answer by an option's words alone: it writes no option letter, hedges nowhere (not
+    even by a 可能 of effect: "急性胰腺炎可能引起类似表现" weighs a diagnosis), does not send the user to a doctor, and answers a question that does not ask for the exception (naming a true fact answers
     no "EXCEPT" question)."""
     return not (
-        STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or _DEFERS.search(reply) or asks_for_exception(question)
+        STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or "可能" in reply or _DEFERS.search(reply)
+        or asks_for_exception(question)
     )
 
 
@@ -446,6 +447,15 @@ _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+
 _CONTRASTED = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b")
 
 
+def _names_subject(sentence: str, statement: str) -> bool:
+    """Whether a sentence names every longer word of the statement's subject, or its first longer word where no common
+    verb marks the subject's end ("Unlike heparin, warfarin is not safe …" to "Warfarin is safe …"; not "Folate
+    deficiency, by contrast, …" to "Vitamin B12 deficiency …")."""
+    longer = re.findall(r"[a-z][a-z0-9-]{3,}", statement)
+    subject = set(re.findall(r"[a-z][a-z0-9-]{3,}", statement[: _predicate_start(statement)])) or set(longer[:1])
+    return bool(subject) and subject <= set(re.findall(r"[a-z][a-z0-9-]{3,}", sentence.lower()))
+
+
 #: the first verb of a statement, where what it claims begins ("A physician | is ethically obligated …")
 _FIRST_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|causes?|caused|results?|leads?|presents?|occurs?|should|must|can|may|will|does|do)\b")
 
@@ -485,7 +495,8 @@ def denies_statement(reply: str, question: str) -> Reading | None:
     found = _STATEMENT.search(question)
     statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
     for denied in _DENIED.finditer(reply):
-        if _CONTRASTED.search(sentence_at(reply, denied.start(), denied.end())):
+        sentence = sentence_at(reply, denied.start(), denied.end())
+        if _CONTRASTED.search(sentence) and not _names_subject(sentence, statement):
             continue  # "Folate deficiency, by contrast, elevates homocysteine but not methylmalonic acid": another subject
         words = denied.group(1).lower().split()
         for n in range(len(words), 0, -1):

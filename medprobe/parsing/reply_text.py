@@ -81,8 +81,9 @@ _TEMPLATE_MARKER = re.compile(
 )
 
 
-#: a hyphen or en dash inside a word: "hormone–related" is "hormone-related", "C5–C9" is "C5-C9"
-WORD_DASH = re.compile(r"(?<=\w)[\u2010-\u2013](?=\w)")
+#: a hyphen or en dash inside a word: "hormone–related" is "hormone-related", "C5–C9" is "C5-C9" (not after a capital
+#: standing alone: "A–Electrocardiogram" is an option and its text)
+WORD_DASH = re.compile(r"(?:(?<=[a-z0-9\u4e00-\u9fff])|(?<=\w[A-Z]))[\u2010-\u2013](?=\w)")
 
 
 def visible(text: str) -> str:
@@ -235,7 +236,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
-_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：－]+[ \t]*)(?![^\n]*(?:[?？]|(?i:true\s+or\s+false)|对还是错|是否))(?=\S)")
+_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：－]+[ \t]*)(?![^\n]{0,20}[?？]|(?i:true\s+or\s+false)|对还是错|是否)(?=\S)")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _QUOTES = re.compile(r"[\"“”'‘’「」『』]")
 

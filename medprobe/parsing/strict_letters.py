@@ -66,7 +66,7 @@ def _asked_is(most: Sequence[str], alone: Sequence[str]) -> str:
     ("the most appropriate next step in management for this patient would be …")."""
     return (
         r"\b(?i:most\s+(?:" + "|".join(most) + r")|" + "|".join(alone) + r")\s+"
-        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect)\b)[\w-]+\s+){0,8}?"
+        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect|if|unless|were|assuming)\b)[\w-]+\s+){0,8}?"
         r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
     )
 
@@ -130,7 +130,7 @@ _LABELLED_LETTER = tuple(
         r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?i:this|that|which|it)(?:\s+[\w-]+){0,2}?\s+(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
-        r"即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
+        r"(?<![(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",  # not "…约为660 ml/min（即选项D）": a fact's option
         # "Options A, B, and D are all correct": several options named together (read as several)
         r"\b(?i:options|choices)\s+" + _ITEM + r"(?=(?:\s*(?:,|and|or|&)\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z]))+\s+(?i:are|could|may|might|would|can)\s+"
         r"(?:(?i:all|both|each)\s+)?(?i:be\s+)?(?i:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-]))",
@@ -198,6 +198,8 @@ _LABELLED_LETTER = tuple(
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first;
         # not the last two of "A、B、C都是使曲线左移的因素", the others explained)
         _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
+        # "故A、B、E均可": three or more accepted (not "A、B、C都是使曲线左移的因素": three explained)
+        _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=(?:\s*(?:和|与|及|、|或|,|，)\s*[A-E]){2,}\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
         # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
         # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
         r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
@@ -249,7 +251,7 @@ _CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)
 _BRACKETED_LETTER = re.compile(r"(?<![A-Za-z0-9])[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
-    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right|(?:most\s+|best\s+)?appropriate|best)"
+    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right|(?:(?:most\s+|best\s+)?appropriate|best)(?!\s+(?:on\s+its\s+own|alone|by\s+itself|except)))"
     r"|\b(?:answer|option|choice|answer_choice)\b[\"']?\s*(?:is|:)\s*[\"']?none\s+of\s+(?:the\s+)?(?:above|options|choices)"
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
@@ -266,12 +268,12 @@ _FIRST_THOUGHT = re.compile(
 _NOTE = re.compile(r"^\s*(?:但|不过)?(?:需要|需|值得|应|要)?注意(?:的是)?\s*[:，,]?|^\s*(?i:note(?:\s+that)?|N\.B\.)\s*[:,]?")
 #: the reply says that it gives no single answer: "两个答案都可以接受", "无法确定唯一答案", "both answers are acceptable"
 _NO_SINGLE_ANSWER = re.compile(
-    r"(?:两个|两者|两项)(?:答案)?都可以(?:接受)?|两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|(?<!认为)(?<!觉得)[A-E]\s*(?:或|和)\s*[A-E]\s*(?:均|都)有道理|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
+    r"两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
 #: two answers accepted, unless the reply goes on to pick one: "所以A、B两个答案均有道理。", "两种药物都可以考虑使用"
-_BOTH_ACCEPTED = re.compile(r"(?<!认为)(?<!觉得)[A-E]\s*、\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理|[A-E]\s*(?:或|和)\s*[A-E]\s*(?:两个答案|两项|两者)\s*(?:均|都)有道理"
-                            r"|(?:两种|两者)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用)")
+_BOTH_ACCEPTED = re.compile(r"(?<!认为)(?<!觉得)[A-E]\s*(?:、|或|和)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理"
+                            r"|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受)?")
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
@@ -353,7 +355,7 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)(?:一下)?\s*[:：]"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?<=[A-E])[。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
 )
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
@@ -362,8 +364,10 @@ _RETRACTION = re.compile(
 _RECONSIDERED = re.compile(
     r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
     r"|(?:(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*(?:(?i:so|thus|therefore|hence)[,:]?\s+)?|(?<=,\s)(?i:so|thus|therefore|hence)[,:]?\s+)"
-    r"(?i:(?:my|the)\s+final\s+answer\s+is)\b|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
-    r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的)?最终(?:的)?(?:答案|选择)"
+    r"(?i:the\s+final\s+answer\s+is)\b|\b(?i:my\s+final\s+answer\s+is)\b|\b(?i:(?:so|thus|therefore|hence)[,:]?\s+my\s+final\s+answer\s+would\s+be)\b"
+    r"|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
+    r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的|本题(?:的)?|这道题(?:的)?|此题(?:的)?)?最终(?:的)?(?:答案|选择)"
+    r"|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)(?:一下)?\s*[:：]"
     r"|(?:…+|\.{2,})\s*不对[，,!！]"
 )
 _KEPT = re.compile(
@@ -716,7 +720,7 @@ def _another_with_text(text: str, end: int, option_texts: Mapping[str, str]) -> 
 
 #: a condition right after a letter: "the answer would be A if the question asks about screening"
 #: (not "C if I had to choose": one answer, picked)
-_IF_AFTER = re.compile(r"\s*(?:(?i:if|unless|provided|assuming)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
+_IF_AFTER = re.compile(r"\s*(?:(?i:if|unless)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
 
 
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
@@ -1264,7 +1268,7 @@ _TEXT_THEN_CHOICE = re.compile(
 
 
 #: a question asking for what to avoid: "禁用的药物是", "Which should be avoided"
-_AVOID_ASKED = re.compile(r"禁|避免|慎用|\b(?i:avoid(?:ed)?|contraindicated)\b")
+_AVOID_ASKED = re.compile(r"禁用|禁忌|避免|慎用|\b(?i:avoid(?:ed)?|contraindicated)\b")
 
 
 def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str | None) -> list[Statement]:
@@ -1278,9 +1282,11 @@ def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str 
         span = match.group(1) or match.group(2)
         named, letter = option_by_text(span, option_texts) or _by_bare_text(span, option_texts), match.group(3)
         clause = re.split(r"[，,]", text[: match.start()])[-1]
+        if asks_for_exception(question) and not re.search("不|非|除|错|没有|无", clause + match.group(0)):
+            continue  # "…最后一期是溶解消散期，故选E" to "下列哪项不是…": a true item, listed, not the answer
         own = clean_text(option_texts.get(letter, "")) or "\0"
-        if own in clean_text(sentence_at(text, match.start(), match.end())):
-            continue  # "…最先出现血清铁降低，然后才是血红蛋白降低，故选A": the sentence names the letter's own text too
+        if any(own in clean_text(part) and not re.search("只|仅|不|非|无|没", part) for part in re.split(r"[，,]", sentence_at(text, match.start(), match.end()))):
+            continue  # "…最先出现血清铁降低，然后才是血红蛋白降低，故选A": a clause gives the letter's own text too (not "地西泮只能镇静")
         if named not in (None, letter) and not (_RULED_OUT.search(clause) or re.search("误|容易|除外|排除|鉴别", clause)):
             found.append(Statement(None, LABELLED, sentence_at(text, match.start(), match.end()), f"{CONFLICT}: {letter} with the text of {named}"))
     return found
@@ -1328,6 +1334,9 @@ def letter_statements(
                 *_glossed_answer(text, option_texts), *([] if wrong_asked else _closing_verdict(text, option_texts))]
     if not labelled:  # "Best next diagnostic step: A. Blood cultures" beside "Answer: D" is a step on the way, not the answer
         labelled = _headed_answer(text, option_texts)
+    beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and _asks_another_thing(s, question, option_texts, chinese_only=True)]
+    if beside and len(beside) < sum(s.value is not None for s in labelled):  # "最易嵌顿的是股疝（D），最常见的是腹股沟斜疝（A）。…选D"
+        labelled = [s for s in labelled if s not in beside]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
     walk = walks_through_options(text)
     if labelled and (judging or walk):
@@ -1433,6 +1442,8 @@ def _asks_another_thing(statement: Statement, question: str | None, option_texts
         return False
     sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
     said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
+    if asked == "可":
+        said.discard("常")  # "最常见的病理类型为…" answers "最可能的病理类型是": the commonest is the likeliest
     if chinese_only:  # and only against a question that asks by a superlative itself
         said = {word for word in said if word and CJK.search(word)} if asked else set()
     return bool(said) and asked not in said
@@ -1644,7 +1655,7 @@ def _show(value: object) -> str:
 #: after 答案 anywhere ("综上，正确答案是 c。", "【答案】c")
 _LOWER_CASE_ANSWER = re.compile(
     r"(?m:^)([ \t]*(?i:(?:final\s+|correct\s+)?answer)[ \t]*:[ \t]*[(\[]?)([a-e])(?=[)\]]?[ \t]*[.]?[ \t]*$)"
-    r"|((?:正确|最终)?答案\s*[】\]]?\s*(?:是|为|应为|选)?\s*[:：]?\s*[(（]?)([a-e])(?=\s*(?:$|[)）。.，,;；!！\s]))"
+    r"|((?:正确|最终)?答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|选)?[ \t]*[:：]?[ \t]*[(（]?)([a-e])(?=[ \t]*(?:$|[)）。.，,;；!！\s]))"
 )
 
 

@@ -89,16 +89,17 @@ _UNDECIDED = re.compile(
     r"|\b(?i:neither\s+(?:(?:completely|entirely|fully|wholly|totally)\s+)?true\s+nor|cannot\s+be\s+(?:considered|called)\s+(?:completely\s+)?true\s+or\s+(?:completely\s+)?false)\b"
     r"|(?:正确|对)(?:与否|还是错误)[^。\n]{0,20}取决于"
 )
-#: the statement called partly true (and partly false), an oversimplification, or not simply true or false ("can't simply
-#: be classified as true or false"): no verdict, unless the reply opens with one of its own ("False. The statement is partially true and partially
+#: the statement called partly true (and partly false), an oversimplification, not entirely accurate, or not simply true or
+#: false ("can't simply be classified as true or false", "it's not a simple true or false"): no verdict, unless the reply opens with one of its own ("False. The statement is partially true and partially
 #: false: …" is false; "This statement is partially correct. …" is none; not the verb of "partially correct the pH")
 _PARTLY = re.compile(
     r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
     r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
-    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|(?:statement|it|this)\s+is\s+an\s+oversimplification)\b"
+    r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|(?:statement|it|this)\s+is\s+an\s+oversimplification"
+    r"|not\s+(?:entirely|completely|fully|wholly|strictly)\s+(?:true|correct|accurate)|not\s+a\s+(?:simple|clear[-\s]cut|straightforward)\s+(?:true\s+or\s+false|true/false))\b"
 )
 #: a view the reply reports as someone else's ("Some sources present it as neither entirely true nor false, but …")
-_OTHERS_VIEW = re.compile(r"\b(?i:some|others|sources|authors|textbooks|people|argue|argued)\b|有人|有些|一些")
+_OTHERS_VIEW = re.compile(r"\b(?i:some\s+(?:sources|authors|textbooks|people|argue|say|claim)|others|sources|authors|textbooks|argue|argued)\b|有人|有些人|一些人|有观点")
 _ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")

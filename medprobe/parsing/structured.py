@@ -22,7 +22,7 @@ ANSWER_FIELDS = frozenset(
         "correct_answer", "correct_option", "answer_option", "verdict", "judgement", "judgment", "prediction",
         "statement_is", "the_statement_is", "is_true", "truth_value", "true_or_false", "statement_verdict", "final_verdict",
         "statement_is_true", "is_correct", "statement_true", "is_statement_true", "statement_evaluation", "evaluation", "assessment",
-        "答案", "正确答案", "选项", "最终答案", "结论", "判断", "是否正确", "正确与否", "判断结果",
+        "答案", "正确答案", "选项", "最终答案", "结论", "判断",
     }
 )
 _FENCE = re.compile(r"```(?:json)?\s*|```")
@@ -63,8 +63,10 @@ def _as_text(value: Any) -> str | None:
 _VERDICT_FIELD = re.compile(r"(?:^|_)(?:truth|truthfulness|verdict)$")
 #: a field read only where no answer field is: {"statement_assessment": "false", "reasoning": "…"}
 _FALLBACK_FIELDS = ("statement_assessment",)
-#: a "statement" field is read, where no answer field is, only in a reply's one JSON object and when its value is a
-#: verdict word ({"statement": "true"}): it usually holds the statement itself, or a finding ({"statement": "Fever"})
+#: fields read, where no answer field is, only in a reply's one JSON object and when the value is a verdict word
+#: ({"statement": "true"}, {"是否正确": "错误"}): "statement" usually holds the statement itself or a finding ({"statement":
+#: "Fever"}), and a list of objects judges each option ([{"选项内容": …, "是否正确": true}, …])
+_ONE_OBJECT_FIELDS = ("statement", "是否正确", "正确与否", "判断结果")
 _VERDICT_WORD = re.compile(r"\s*(?i:true|false|correct|incorrect)\s*[.]?\s*|\s*(?:正确|错误|对|错)\s*[。]?\s*")
 
 
@@ -94,6 +96,6 @@ def answer_fields(text: str) -> list[str] | None:
                 values.append(as_text)
     if not found:
         values = [value for obj in objects for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
-        if len(objects) == 1 and (value := _as_text(objects[0].get("statement"))) is not None and _VERDICT_WORD.fullmatch(value):
-            values.append(value)
+        if len(objects) == 1:
+            values += [value for key in _ONE_OBJECT_FIELDS if (value := _as_text(objects[0].get(key))) is not None and _VERDICT_WORD.fullmatch(value)]
     return values if found or values else None
