@@ -666,3 +666,49 @@ def test_replies_written_against_the_round_23_rules(opts: dict, stem: str, reply
 ])
 def test_true_false_replies_written_against_the_round_23_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+PANCREAS = {"A": "急性阑尾炎", "B": "急性胆囊炎", "C": "急性胰腺炎", "D": "消化性溃疡穿孔", "E": "肠梗阻"}
+NECROTIZING = {"A": "Oral clindamycin", "B": "IV vancomycin alone", "C": "MRI of the leg", "D": "Urgent surgical debridement", "E": "Observation"}
+HERNIA_Q = {"A": "腹股沟斜疝", "B": "腹股沟直疝", "C": "脐疝", "D": "股疝", "E": "切口疝"}
+DISSECTION = {"A": "Myocardial infarction", "B": "Aortic dissection", "C": "Pulmonary embolism", "D": "Pericarditis", "E": "Pneumothorax"}
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是",
+     "答案：D（股疝最容易嵌顿）。\n\n很多人会选A，因为斜疝最常见，但常见不等于最易嵌顿。", "D"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "答案：A\n\n更正一下：股疝最容易发生嵌顿，正确答案为D。", "D"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "答案：A\n\n修正：股疝最容易嵌顿，正确答案为D。", "D"),
+    (PANCREAS, "最可能的诊断是", "急腹症中最常见的是急性阑尾炎，但本例血淀粉酶显著升高，应诊断为急性胰腺炎。", (None, "C")),
+    (LOBAR, "下列哪项不是大叶性肺炎的病理分期", "因此答案是纤维化期，故选D。", None),
+    (PANCREAS, "最可能的诊断是", "根据右上腹痛、Murphy征阳性，诊断为急性胆囊炎（即选项C）。", None),
+    (PANCREAS, "最可能的诊断是", "综上，本例最可能的诊断为急性胰腺炎（即选项C）。", "C"),
+    (ECLAMPSIA, "子痫抽搐时首选的药物是", "答案：C。\n\n有人可能会想到D……不对，地西泮只能短暂镇静。", "C"),
+    (PREGNANCY_BP, "妊娠期禁止使用的降压药是", "卡托普利孕期禁止使用；孕期降压首选拉贝洛尔，故答案为D。", "D"),
+    (PANCREAS, "最可能的诊断是", "本例为急性胰腺炎。暴饮暴食可能诱发胰酶提前激活。", "C"),
+    (PANCREAS, "最可能的诊断是", "答案：C\n\n解析：急性胆囊炎和急性胰腺炎两者都可出现上腹痛，但淀粉酶升高支持胰腺炎。", "C"),
+    (PANCREAS, "最可能的诊断是", "从症状看，A、B、C都可能，但血淀粉酶1200U/L强烈提示胰腺炎。答案：C", "C"),
+    (PANCREAS, "最可能的诊断是", "答案：C\n\n解析：A、B、E均可导致腹痛，但淀粉酶升高提示胰腺炎。", "C"),
+    (PANCREAS, "最可能的诊断是", "这三个都常见，故A、B、C均可。", None),
+    (NECROTIZING, "What is the most appropriate next step?", "None of the options are correct except D, urgent surgical debridement.", (None, "D")),
+    (DISSECTION, "What is the most likely diagnosis?", "Tearing pain and unequal pulses. The most likely diagnosis unless proven otherwise is B.", "B"),
+    (DISSECTION, "What is the most likely diagnosis?", "The answer would be C assuming the D-dimer is raised; if it is not, it would be A.", None),
+    (DISSECTION, "What is the most likely diagnosis?", "A–a gradient: normal.\n\nAnswer: B. Aortic dissection", "B"),
+])
+def test_replies_written_against_the_round_24_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Gout is less common in men than in women.", "True. Gout is more common in men than in women, as estrogen promotes uric acid excretion.", None),
+    ("Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin.", "True. Fetal hemoglobin has a higher affinity for oxygen compared to adult hemoglobin.", None),
+    ("Loop diuretics can cause hypokalemia.", "True. Loop diuretics waste potassium. Potassium-sparing diuretics such as spironolactone can cause hyperkalemia.", True),
+    ("Heparin is safe to use in pregnancy.", "True. Unlike warfarin, which is not safe to use in pregnancy, heparin does not cross the placenta.", True),
+    ("Beta-blockers are contraindicated in heart failure.", "**Verdict: False**\n\nThis is not entirely accurate: they are avoided only in acute decompensation.", False),
+    ("Warfarin is safe to use in pregnancy.", "The statement is not entirely accurate. Warfarin crosses the placenta. Therefore, the statement is false.", False),
+    ("Beta-blockers are contraindicated in heart failure.", "Some clinicians would say this is neither true nor false. By current guidelines, however, the statement is false.", False),
+    ("β受体阻滞剂会掩盖低血糖症状。", "正确。有些文献指出该说法正确与否取决于药物的选择性，但总体而言成立。", True),
+    ("阿司匹林属于痛风的常用药物。", '{"是否正确": "错误，痛风急性发作首选NSAIDs"}', False),
+])
+def test_true_false_replies_written_against_the_round_24_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

@@ -4,14 +4,14 @@ oxygen …"). Such a reply gives both verdicts, so it is unread.
 
 A word counts as turned when the reply writes its opposite (from a short list: higher/lower, left/right, true/false,
 hyper-/hypo-, …) among the statement's own neighbours: the word right after it and two more of the two words before it
-and the two after it. The reply
-must share two longer words of the statement in that sentence, and nowhere write the word itself among its neighbours.
-Two turned words in one sentence cancel ("less common on the right side" says "more common on the left side"); a pair
-turned with only two of its neighbours (a looser restatement) counts toward that, never alone. Asides in brackets are left
-out: they set another thing beside the claim ("PPV increases (and negative predictive value decreases)"); so are sentences
-that set something against the claim or negate ("whereas", "by contrast", "not"). A comparison may be restated the other
-way round: a pair the statement compares counts as one turn ("Gout is less common in women" restates "Gout is more common
-in men than in women": "more" turned, and the pair men/women).
+and the two after it (for the statement's last word, both words before it), not right after a negation ("does not have
+a lower affinity"). The sentence must name the statement's subject and share two of its longer words, and the reply
+must nowhere write the word itself among its neighbours. Two turns in one sentence cancel ("less common on the right
+side" says "more common on the left side"); a pair turned with only two of its neighbours (a looser restatement) counts
+toward that, never alone. A comparison may be restated the other way round: a pair the statement compares counts as one
+turn when the sentence writes one of its words where the statement has the other ("Gout is less common in women"
+restates "Gout is more common in men than in women": "more" turned, and men/women exchanged). Asides in brackets and
+sentences that set another thing against the claim ("whereas", "unlike", "by contrast") are left out.
 """
 
 from __future__ import annotations
@@ -46,11 +46,12 @@ _SENTENCE = re.compile(r"[!?\n]|\.(?!\d)")
 #: an aside in brackets, left out: it sets another thing beside the claim ("PPV increases (and NPV decreases)")
 _ASIDE = re.compile(r"\([^()\n]*\)")
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(?:(?i:statement)\s*[:：]\s*)?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
-#: a sentence that sets another thing against the claim, or negates: what it says of an opposite is no restatement
-#: ("whereas the left lung has two lobes", "Huntington disease, by contrast, …", "a negative sign does not exclude …")
-_ASIDE_SENTENCE = re.compile(
-    r"\b(?:whereas|while|but|however|unlike|conversely|contrast|compared|versus|vs|not|no|never|cannot|without|rather)\b|n't\b"
-)
+#: a sentence that sets another thing against the claim ("whereas the left lung has two lobes", "by contrast")
+_CONTRAST = re.compile(r"\b(?:whereas|while|but|however|unlike|conversely|contrast)\b")
+#: words that negate what follows them closely ("does not have a lower affinity")
+_NEGATIONS = frozenset({"not", "no", "never", "cannot", "without", "nor"})
+#: the first verb of a statement, where its subject ends
+_VERB = re.compile(r"^(?:is|are|was|were|has|have|had|can|may|will|should|must|does|do|causes?|occurs?|lies?|leads?|results?)$")
 #: the neighbours a restatement must keep, and how many of them a turned word needs to count alone or with another
 _STRONG, _LOOSE = 3, 2
 
@@ -68,38 +69,58 @@ def _opposites(word: str) -> set[str]:
     return found
 
 
+def _kept(ours: list[str], i: int, theirs: list[str], j: int) -> list[bool]:
+    """Which of the two words before and the two after ``ours[i]`` stand at the same places around ``theirs[j]``."""
+    return [0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-2, -1, 1, 2)]
+
+
 def _neighbours_kept(ours: list[str], i: int, theirs: list[str], j: int) -> int:
-    """How many of the two words before and the two after ``ours[i]`` stand at the same places around ``theirs[j]``;
-    none unless the word right after does (what the word says something of: "lower affinity", "left side"), or, for
-    the statement's last word, both before it do ("an early sign of hyperkalemia")."""
-    kept = [0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-2, -1, 1, 2)]
-    if i + 1 == len(ours):  # the statement's last word has none after it: the two before must both stand
+    """How many neighbours of ``ours[i]`` stand around ``theirs[j]``; none unless the word right after does (what the word
+    says something of: "lower affinity", "left side"), or, for the statement's last word, both before it do ("an early
+    sign of hyperkalemia")."""
+    kept = _kept(ours, i, theirs, j)
+    if i + 1 == len(ours):
         return 3 if kept[0] and kept[1] else 0
     return sum(kept) if kept[2] else 0
+
+
+def _negated(sentence: list[str], j: int) -> bool:
+    return any(word in _NEGATIONS or word == "t" for word in sentence[max(0, j - 4) : j])  # "doesn't" is "doesn", "t"
+
+
+def _exchanged(ours: list[str], word: str, sentence: list[str]) -> bool:
+    """Whether the sentence writes one word of a pair the statement compares where the statement has the other: its
+    neighbours fit the other's place better than its own ("less common in women" for "more common in men than in women")."""
+    places = {i: w for i, w in enumerate(ours) if w == word or w in _opposites(word)}
+    for j, theirs in enumerate(sentence):
+        if theirs not in places.values():
+            continue
+        fit = {i: sum(_kept(ours, i, sentence, j)) for i in places}
+        own = max((n for i, n in fit.items() if places[i] == theirs), default=0)
+        other = max((n for i, n in fit.items() if places[i] != theirs), default=0)
+        if other >= _LOOSE and other > own:
+            return True
+    return False
 
 
 def _turned(ours: list[str], sentence: list[str], affirmed: set[int]) -> tuple[int, int]:
     """How many of the statement's words the sentence turns into their opposites among their neighbours (strongly, and
     not ``affirmed`` elsewhere), and how many turns it makes in all: loose ones too, and each pair the statement compares
-    ("right … than … left", "men … than … women") once, whether the sentence swaps one of its words or both (the left
-    kidney lies higher than the right kidney" restates "the right kidney lies lower than the left kidney": two turns)."""
+    once, when it is exchanged."""
     strong = turns = 0
     compared: set[frozenset[str]] = set()
     for i, word in enumerate(ours):
         opposite = _opposites(word)
-        kept = max((_neighbours_kept(ours, i, sentence, j) for j, theirs in enumerate(sentence) if theirs in opposite), default=0)
+        kept = max((_neighbours_kept(ours, i, sentence, j) for j, theirs in enumerate(sentence) if theirs in opposite and not _negated(sentence, j)), default=0)
+        if opposite & set(ours):
+            pair = frozenset({word, *(opposite & set(ours))})
+            if pair not in compared and _exchanged(ours, word, sentence):
+                compared.add(pair)
+                strong += kept >= _STRONG and i not in affirmed
+            continue
         strong += kept >= _STRONG and i not in affirmed
-        if opposite & set(ours):  # "in women" for "in men": a compared word swapped needs only a neighbour kept
-            beside = any(theirs in opposite and _beside(ours, i, sentence, j) for j, theirs in enumerate(sentence))
-            compared |= {frozenset({word, *(opposite & set(ours))})} if beside or kept >= _LOOSE else set()
-        else:
-            turns += kept >= _LOOSE
+        turns += kept >= _LOOSE
     return strong, turns + len(compared)
-
-
-def _beside(ours: list[str], i: int, theirs: list[str], j: int) -> bool:
-    """Whether the word right before or right after ``ours[i]`` stands at the same place around ``theirs[j]``."""
-    return any(0 <= i + step < len(ours) and 0 <= j + step < len(theirs) and _stem(ours[i + step]) == _stem(theirs[j + step]) for step in (-1, 1))
 
 
 def _affirmed(ours: list[str], sentences: list[list[str]]) -> set[int]:
@@ -111,18 +132,25 @@ def _affirmed(ours: list[str], sentences: list[list[str]]) -> set[int]:
     }
 
 
+def _subject(ours: list[str]) -> set[str]:
+    """The longer words of the statement's subject, before its first verb (its first longer word where none is found)."""
+    verb = next((i for i, word in enumerate(ours) if _VERB.match(word)), 0)
+    longer = [_stem(word) for word in ours[:verb] if len(word) >= 4] or [_stem(word) for word in ours if len(word) >= 4][:1]
+    return set(longer)
+
+
 def says_the_opposite(reply: str, question: str) -> Reading | None:
     """A "true" reply (cleaned) that restates our statement with a word turned into its opposite: unread, as both
     verdicts; None when it does not."""
     found = _STATEMENT.search(question)
     ours = _WORD.findall((found.group(1) if found else question).lower())
-    longer = {w for w in ours if len(w) >= 5}
-    sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(_ASIDE.sub(" ", reply)) if not _ASIDE_SENTENCE.search(part.lower())]
+    longer, subject = {w for w in ours if len(w) >= 5}, _subject(ours)
+    sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(_ASIDE.sub(" ", reply)) if not _CONTRAST.search(part.lower())]
     affirmed = _affirmed(ours, sentences)
     for sentence in sentences:
-        if len(longer & set(sentence)) < 2:
+        if len(longer & set(sentence)) < 2 or not subject <= {_stem(word) for word in sentence}:
             continue
-        strong, turned = _turned(ours, sentence, affirmed)
-        if strong and turned % 2 == 1:
+        strong, turns = _turned(ours, sentence, affirmed)
+        if strong and turns % 2 == 1:
             return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply says the statement's opposite")
     return None

@@ -199,11 +199,11 @@ def _without_asides(reply: str, option_texts: Mapping[str, str]) -> str:
 
 
 def _commits_in_prose(reply: str, option_texts: Mapping[str, str], question: str) -> bool:
-    """Whether a reply may give its answer by an option's words alone: it writes no option letter, hedges nowhere (not
-    even by a 可能 of effect: "急性胰腺炎可能引起类似表现" weighs a diagnosis), does not send the user to a doctor, and answers a question that does not ask for the exception (naming a true fact answers
+    """Whether a reply may give its answer by an option's words alone: it writes no option letter, hedges nowhere (nor
+    by a 可能 of effect in its first sentence: "…，因为急性胰腺炎可能引起类似表现" weighs a diagnosis), does not send the user to a doctor, and answers a question that does not ask for the exception (naming a true fact answers
     no "EXCEPT" question)."""
     return not (
-        STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or "可能" in reply or _DEFERS.search(reply)
+        STANDALONE_LETTER.search(_without_names(reply, option_texts)) or hedged(reply) or "可能" in _FIRST_SENTENCE.split(reply, 1)[0] or _DEFERS.search(reply)
         or asks_for_exception(question)
     )
 
@@ -443,6 +443,8 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 
 
+#: a denial inside the clause that describes the thing set against ours: "Unlike warfarin, which is not safe …, heparin …"
+_RELATIVE_AFTER_CONTRAST = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b[^,.;]*,\s*(?i:which|who|that)\b[^,.;]*$")
 #: a sentence about another subject, set against the statement's: "by contrast", "unlike"
 _CONTRASTED = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b")
 
@@ -496,7 +498,7 @@ def denies_statement(reply: str, question: str) -> Reading | None:
     statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
     for denied in _DENIED.finditer(reply):
         sentence = sentence_at(reply, denied.start(), denied.end())
-        if _CONTRASTED.search(sentence) and not _names_subject(sentence, statement):
+        if _CONTRASTED.search(sentence) and (not _names_subject(sentence, statement) or _RELATIVE_AFTER_CONTRAST.search(reply[: denied.start()])):
             continue  # "Folate deficiency, by contrast, elevates homocysteine but not methylmalonic acid": another subject
         words = denied.group(1).lower().split()
         for n in range(len(words), 0, -1):

@@ -82,8 +82,8 @@ _TEMPLATE_MARKER = re.compile(
 
 
 #: a hyphen or en dash inside a word: "hormone–related" is "hormone-related", "C5–C9" is "C5-C9" (not after a capital
-#: standing alone: "A–Electrocardiogram" is an option and its text)
-WORD_DASH = re.compile(r"(?:(?<=[a-z0-9\u4e00-\u9fff])|(?<=\w[A-Z]))[\u2010-\u2013](?=\w)")
+#: standing alone before another capital: "A–Electrocardiogram" is an option and its text; "A–a gradient" is a word)
+WORD_DASH = re.compile(r"(?:(?<=[a-z0-9\u4e00-\u9fff])|(?<=\w[A-Z]))[\u2010-\u2013](?=\w)|(?<=[A-Z])[\u2010-\u2013](?=[a-z0-9])")
 
 
 def visible(text: str) -> str:

@@ -66,7 +66,7 @@ def _asked_is(most: Sequence[str], alone: Sequence[str]) -> str:
     ("the most appropriate next step in management for this patient would be …")."""
     return (
         r"\b(?i:most\s+(?:" + "|".join(most) + r")|" + "|".join(alone) + r")\s+"
-        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect|if|unless|were|assuming)\b)[\w-]+\s+){0,8}?"
+        r"(?:(?!(?i:not|exclude|excluded|rule|ruled|avoid|avoided|contraindicated|wrong|incorrect|if|unless(?!\s+proven\s+otherwise)|were|assuming)\b)[\w-]+\s+){0,8}?"
         r"(?i:is|would\s+be|will\s+be)\s*:?\s*"
     )
 
@@ -130,7 +130,7 @@ _LABELLED_LETTER = tuple(
         r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?i:this|that|which|it)(?:\s+[\w-]+){0,2}?\s+(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
-        r"(?<![(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",  # not "…约为660 ml/min（即选项D）": a fact's option
+        r"(?<![(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
         # "Options A, B, and D are all correct": several options named together (read as several)
         r"\b(?i:options|choices)\s+" + _ITEM + r"(?=(?:\s*(?:,|and|or|&)\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z]))+\s+(?i:are|could|may|might|would|can)\s+"
         r"(?:(?i:all|both|each)\s+)?(?i:be\s+)?(?i:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-]))",
@@ -198,8 +198,6 @@ _LABELLED_LETTER = tuple(
         # "A和B都可以", "A、B均正确", "A和D都有可能", "A和E都是…": several options accepted together (read as several, never as the first;
         # not the last two of "A、B、C都是使曲线左移的因素", the others explained)
         _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=\s*(?:和|与|及|、|或|,|，)\s*[A-E]\s*(?:我觉得|我认为|应该)?\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能|是(?!错|不)))",
-        # "故A、B、E均可": three or more accepted (not "A、B、C都是使曲线左移的因素": three explained)
-        _LEFT + r"(?<![A-E][、,，和与及])(?<![A-E]\s[、,，和与及])" + _ITEM + r"(?=(?:\s*(?:和|与|及|、|或|,|，)\s*[A-E]){2,}\s*(?:都|均|皆)(?:可以|可|对|正确|行|是正确的|有可能|可能))",
         # "B、C、D均为甲状腺危象的治疗药物" opening a line or a conclusion: two or three options put together (four are "the others":
         # "A、B、C、E均为其适应证"; after an answer, "…，A、C、D均为辅助治疗" explains the others)
         r"(?:(?m:^)|(?<=因此)|(?<=所以)|(?<=故))[ \t]*([A-E])(?=(?:\s*[、,，和与及]\s*[A-E]){1,2}\s*(?:都|均|皆)为(?!错|不|其))",
@@ -219,6 +217,8 @@ _JUDGING_LETTER = tuple(
         r"\b(?i:option)\s+[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?correct)\b",
         _LEFT + r"[(\[]?([A-E])[)\]]?\s+(?i:is\s+(?:the\s+)?(?:correct|right))\b(?!\s+(?i:answer|option|choice))",
         _LEFT + _ITEM + r"(?:\s*项)?(?:\s*[(（][^()（）\n]{1,30}[)）])?\s*(?:是|为)?\s*正确(?:的)?(?![答选])",
+        # "…约为660 ml/min（即选项D）": the option a fact is, an answer only where nothing else is
+        r"(?<=[(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*[)）])",
     )
 )
 #: an answer letter that the sentence's verb names, followed by an option text ("最好的选择是B：胸部CT", "最常见的是 D 基底节区",
@@ -251,7 +251,7 @@ _CONDITION = re.compile(r"\s*(?:(?:所以|因此|那么|(?i:so|then))[，,]?\s*)
 _BRACKETED_LETTER = re.compile(r"(?<![A-Za-z0-9])[(（]\s*(?:(?i:option|choice)\s*|选项\s*)?([A-E])\s*[)）]")
 #: the reply says that no option is right: an answer that names none (never when an option says so itself)
 _NONE_OF_THEM = re.compile(
-    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right|(?:(?:most\s+|best\s+)?appropriate|best)(?!\s+(?:on\s+its\s+own|alone|by\s+itself|except)))"
+    r"(?i:\bnone\s+of\s+(?:the\s+)?(?:above|(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers)(?:\s+(?:given|listed|provided))?)\s+(?:is|are)\s+(?:the\s+)?(?:correct|right|(?:most\s+|best\s+)?appropriate|best)(?!\s+(?:on\s+its\s+own|alone|by\s+itself|except))"
     r"|\b(?:answer|option|choice|answer_choice)\b[\"']?\s*(?:is|:)\s*[\"']?none\s+of\s+(?:the\s+)?(?:above|options|choices)"
     r"|^\s*none(?:\s+of\s+(?:the\s+)?(?:above|options|choices|them))?\s*[.!]?\s*$"
     r"|\bno\s+(?:correct|right)\s+(?:answer|option)\s+(?:is\s+)?(?:among|listed|given|provided|here)"
@@ -261,7 +261,7 @@ _NONE_OF_THEM = re.compile(
 #: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
 #: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
 _FIRST_THOUGHT = re.compile(
-    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
+    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:很多人|有人|不少人|一些人)(?:可能)?(?:会|容易)?(?:误)?选[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
 #: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
@@ -271,9 +271,13 @@ _NO_SINGLE_ANSWER = re.compile(
     r"两者都有(?:一定)?道理|无法(?:确定|判断|区分)[^。\n]{0,8}还是|也可以(?:是|考虑|选)|无法确定(?:唯一|正确)?(?:的)?答案|没有唯一(?:的)?(?:正确)?答案|取决于出题|(?:答案|这道题|本题)[^。\n]{0,6}取决于|[A-E]\s*也(?:可以|可)(?:认为)?(?:是)?正确(?!地)(?![^。！？?\n]*[吗？?])"
     r"|\b(?i:both\s+(?:interpretations|readings)\s+(?:are|could\s+be)\s+(?:\w+\s+)?(?:valid|acceptable|correct|defensible|used|possible)|both\s+answers\s+(?:are|would\s+be)\s+acceptable|there\s+is\s+no\s+single\s+(?:best\s+|correct\s+)?answer|cannot\s+(?:choose|pick)\s+(?:one|a\s+single))\b"
 )
-#: two answers accepted, unless the reply goes on to pick one: "所以A、B两个答案均有道理。", "两种药物都可以考虑使用"
-_BOTH_ACCEPTED = re.compile(r"(?<!认为)(?<!觉得)[A-E]\s*(?:、|或|和)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理"
-                            r"|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受)?")
+#: two answers (or three letters) accepted, unless the reply goes on to pick one: "所以A、B两个答案均有道理。", "两种药物都可以考虑
+#:使用", "故A、B、E均可。" (not "两者都可出现上腹痛", a fact of two)
+_BOTH_ACCEPTED = re.compile(
+    r"(?<!认为)(?<!觉得)[A-E]\s*(?:、|或|和)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理"
+    r"|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受|认为|作为|算|视为)|(?:两个答案|两者|两项)(?:均|都)可以?(?:接受)?(?=[。，,！!；;]|$)"
+    r"|(?<![A-E][、,，和与及])[A-E](?:\s*(?:和|与|及|、|或|,|，)\s*[A-E]){2,}\s*(?:都|均|皆)(?:可以|可|对|正确|行|有可能|可能)(?=[。，,！!；;]|$)"
+)
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
 _NUMBERED_ANSWER = re.compile(r"^[ \t]*(?:(?i:question|q)[ \t]*)?\d{1,2}[ \t]*[.):：][ \t]*(?:(?i:answer)[ \t]*:?[ \t]*)?[(\[]?[A-E][)\]]?[ \t]*[.)]?[ \t]*$", re.MULTILINE)
 #: before "is C: <text>" or "诊断是<text>": the sentence names what is ruled out or wrong, not the answer
@@ -355,7 +359,7 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?<=[A-E])[。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:答案|选)\s*(?:是|为)?\s*[:：]?\s*[A-E][。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
 )
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
@@ -367,7 +371,7 @@ _RECONSIDERED = re.compile(
     r"(?i:the\s+final\s+answer\s+is)\b|\b(?i:my\s+final\s+answer\s+is)\b|\b(?i:(?:so|thus|therefore|hence)[,:]?\s+my\s+final\s+answer\s+would\s+be)\b"
     r"|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
     r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的|本题(?:的)?|这道题(?:的)?|此题(?:的)?)?最终(?:的)?(?:答案|选择)"
-    r"|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正)(?:一下)?\s*[:：]"
+    r"|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正|修正)(?:一下)?\s*[:：]"
     r"|(?:…+|\.{2,})\s*不对[，,!！]"
 )
 _KEPT = re.compile(
@@ -674,12 +678,12 @@ def _whole_words(name: str) -> re.Pattern[str]:
 
 
 #: "…b→c1→c→aa3→o2，即选项B": the words that give the letter of the text just before them
-_SAID_BEFORE = re.compile(r"[ \t]*[,，]?[ \t]*(?:即|也就是|(?i:i\.?e\.?,?|that\s+is,?))[ \t]*(?:选项|(?i:option|choice))?[ \t]*$")
+_SAID_BEFORE = re.compile(r"[ \t]*[,，(（]?[ \t]*(?:即|也就是|(?i:i\.?e\.?,?|that\s+is,?))[ \t]*(?:选项|(?i:option|choice))?[ \t]*$")
 
 
 def _text_before(text: str, start: int, letter: str, option_texts: Mapping[str, str]) -> str | None:
     """The option whose text stands right before a bracketed letter ("<text> (E) is the most likely
-    diagnosis") or before "即选项B" / "i.e. option B", when it is another option's."""
+    diagnosis") or before "即选项B" / "（即选项B）" / "i.e. option B", when it is another option's."""
     said = _SAID_BEFORE.search(text, 0, start)
     if said is None and (start == 0 or text[start - 1] not in "(["):
         return None
@@ -719,8 +723,8 @@ def _another_with_text(text: str, end: int, option_texts: Mapping[str, str]) -> 
 
 
 #: a condition right after a letter: "the answer would be A if the question asks about screening"
-#: (not "C if I had to choose": one answer, picked)
-_IF_AFTER = re.compile(r"\s*(?:(?i:if|unless)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
+#: (not "C if I had to choose": one answer, picked; nor "B assuming there are no contraindications", a routine caveat)
+_IF_AFTER = re.compile(r"\s*(?:(?i:assuming)\b(?!\s+(?i:(?:that\s+)?there\s+(?:is|are)\s+)?no\b)|(?i:if|unless)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
 
 
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
@@ -1268,7 +1272,7 @@ _TEXT_THEN_CHOICE = re.compile(
 
 
 #: a question asking for what to avoid: "禁用的药物是", "Which should be avoided"
-_AVOID_ASKED = re.compile(r"禁用|禁忌|避免|慎用|\b(?i:avoid(?:ed)?|contraindicated)\b")
+_AVOID_ASKED = re.compile(r"禁用|禁忌|禁止|避免|慎用|\b(?i:avoid(?:ed)?|contraindicated)\b")
 
 
 def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str | None) -> list[Statement]:
@@ -1282,7 +1286,7 @@ def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str 
         span = match.group(1) or match.group(2)
         named, letter = option_by_text(span, option_texts) or _by_bare_text(span, option_texts), match.group(3)
         clause = re.split(r"[，,]", text[: match.start()])[-1]
-        if asks_for_exception(question) and not re.search("不|非|除|错|没有|无", clause + match.group(0)):
+        if asks_for_exception(question) and not re.search("不|非|除|错|没有|无|答案", clause + match.group(0)):
             continue  # "…最后一期是溶解消散期，故选E" to "下列哪项不是…": a true item, listed, not the answer
         own = clean_text(option_texts.get(letter, "")) or "\0"
         if any(own in clean_text(part) and not re.search("只|仅|不|非|无|没", part) for part in re.split(r"[，,]", sentence_at(text, match.start(), match.end()))):
@@ -1334,7 +1338,8 @@ def letter_statements(
                 *_glossed_answer(text, option_texts), *([] if wrong_asked else _closing_verdict(text, option_texts))]
     if not labelled:  # "Best next diagnostic step: A. Blood cultures" beside "Answer: D" is a step on the way, not the answer
         labelled = _headed_answer(text, option_texts)
-    beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and _asks_another_thing(s, question, option_texts, chinese_only=True)]
+    beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and not re.search(r"答案|选|(?i:answer)", s.sentence)
+              and _asks_another_thing(s, question, option_texts, chinese_only=True, text=text)]
     if beside and len(beside) < sum(s.value is not None for s in labelled):  # "最易嵌顿的是股疝（D），最常见的是腹股沟斜疝（A）。…选D"
         labelled = [s for s in labelled if s not in beside]
     judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
@@ -1366,7 +1371,7 @@ def letter_statements(
         found += _text_letter_pairs(text, option_texts)
     if not any(s.value for s in found):
         found += [s for s in _named_by_text(text, option_texts)
-                  if not (s.value and (_NOTE.search(s.sentence) or _asks_another_thing(s, question, option_texts, chinese_only=True)))]
+                  if not (s.value and (_NOTE.search(s.sentence) or _asks_another_thing(s, question, option_texts, chinese_only=True, text=text)))]
     elif not walk:  # a letter, then (in its sentence or after it) an answer named by another option's text: no commitment
         # ("【答案】A …首选丙硫氧嘧啶", "答案是B，即18%"); reasoning before the letter weighs the options and may name
         # others ("肝性脑病是…最严重的并发症 … 答案：B")
@@ -1374,7 +1379,7 @@ def letter_statements(
         last = max(text.rfind(s.sentence) for s in found)
         named = [s for s in _named_by_text(text, option_texts) if s.value is not None and _named_after(text, s, last, letters, option_texts)
                  and not _LETTERS_ONLY.fullmatch(clean_text(option_texts[str(s.value)])) and not _NOTE.search(s.sentence)
-                 and not _asks_another_thing(s, question, option_texts)]
+                 and not _asks_another_thing(s, question, option_texts, text=text)]
         if not any(s.value in letters for s in named):
             found += [s for s in named if s.value not in letters]
         found += _other_text_next(text, found, option_texts) + _text_then_choice(text, option_texts, question)
@@ -1413,7 +1418,7 @@ def _computed_against(text: str, found: Sequence[Statement], option_texts: Mappi
 _SUPERLATIVE = re.compile(r"最\s*([\u4e00-\u9fff])|(首选)|\b(?i:most|least)\s+([a-z]+)|\b(?i:(commonest|leading|first[-\s]line|best))\b")
 #: superlatives that ask the same: 最多见 is 最常见, 最佳 and 最适合 are 最好, "commonest" and "leading" are "most common",
 #: 首选 is "first-line"
-_SAME_SUPERLATIVE = {"多": "常", "佳": "好", "适": "好", "commonest": "common", "leading": "common", "first line": "first-line", "首选": "first-line"}
+_SAME_SUPERLATIVE = {"多": "常", "佳": "好", "适": "好", "容": "易", "commonest": "common", "leading": "common", "first line": "first-line", "首选": "first-line"}
 _CLAUSE_OF_TEXT = re.compile(r"[，,；;]")
 
 
@@ -1432,21 +1437,35 @@ def asked_superlative(question: str | None) -> str | None:
     return None if question is None else superlative(stem_of(question)) or ""
 
 
-def _asks_another_thing(statement: Statement, question: str | None, option_texts: Mapping[str, str], *, chinese_only: bool = False) -> bool:
+def _asks_another_thing(
+    statement: Statement, question: str | None, option_texts: Mapping[str, str], *, chinese_only: bool = False, text: str = ""
+) -> bool:
     """Whether the clauses naming the statement's option ask by other superlatives than our question, never by its own
     ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question. ``chinese_only``
     counts only Chinese superlatives (最 + one character is a reliable mark; English ones vary too much to compare where
-    no letter was given)."""
+    no letter was given). The commonest answers a question on the likeliest, unless its sentence in ``text`` turns ("急腹症中
+    最常见的是急性阑尾炎，但本例…")."""
     asked = asked_superlative(question)
     if asked is None:
         return False
     sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
     said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
-    if asked == "可":
-        said.discard("常")  # "最常见的病理类型为…" answers "最可能的病理类型是": the commonest is the likeliest
+    whole = _zh_sentence_of(text, statement.sentence) if text else statement.sentence
+    if asked == "可" and not re.search("但|而|然而|不过", whole):
+        said.discard("常")  # "最常见的病理类型为…" answers "最可能的病理类型是" (not "…最常见的是X，但本例…")
     if chinese_only:  # and only against a question that asks by a superlative itself
         said = {word for word in said if word and CJK.search(word)} if asked else set()
     return bool(said) and asked not in said
+
+
+def _zh_sentence_of(text: str, part: str) -> str:
+    """The whole sentence (to "。", "！", "？" or a line break) of ``text`` that holds ``part``."""
+    at = text.find(part)
+    if at < 0:
+        return part
+    start = max((m.end() for m in re.finditer(r"[。！？!?\n]", text[:at])), default=0)
+    end = re.search(r"[。！？!?\n]", text[at + len(part) :])
+    return text[start : at + len(part) + (end.start() if end else len(text))]
 
 
 #: a bracketed letter closing the reply's last sentence, a short one: "Wernicke encephalopathy. Give thiamine first (A)."

@@ -96,11 +96,16 @@ _PARTLY = re.compile(
     r"\b(?i:partially|partly|half)\s+(?i:true|correct|accurate|right)\b(?!\s+(?i:the|a|an|this|that|it|for)\b)|部分正确"
     r"|\b(?i:(?:can(?:not|'t)|could\s+not|couldn't)\s+(?:simply\s+|really\s+)?be\s+(?:classified|called|labell?ed|judged|answered)\s+"
     r"(?:simply\s+)?as\s+(?:simply\s+)?(?:true|false)\s+or\s+(?:false|true)|(?:statement|it|this)\s+is\s+an\s+oversimplification"
-    r"|not\s+(?:entirely|completely|fully|wholly|strictly)\s+(?:true|correct|accurate)|not\s+a\s+(?:simple|clear[-\s]cut|straightforward)\s+(?:true\s+or\s+false|true/false))\b"
+    r"|not\s+a\s+(?:simple|clear[-\s]cut|straightforward)\s+(?:true\s+or\s+false|true/false))\b"
 )
 #: a view the reply reports as someone else's ("Some sources present it as neither entirely true nor false, but …")
-_OTHERS_VIEW = re.compile(r"\b(?i:some\s+(?:sources|authors|textbooks|people|argue|say|claim)|others|sources|authors|textbooks|argue|argued)\b|有人|有些人|一些人|有观点")
-_ANSWER_WORD = re.compile(r"\b(?i:answer)\b|答案")
+_OTHERS_VIEW = re.compile(
+    r"\b(?i:some\s+(?:\w+\s+)?(?:would\s+)?(?:say|argue|claim|call|consider|present|describe)|some\s+(?:sources|authors|textbooks|people|clinicians|experts|physicians|guidelines)"
+    r"|others|sources|authors|textbooks|argue|argued)\b|有人|有些人|一些人|有观点|(?:有些|一些|有|部分)文献"
+)
+_ANSWER_WORD = re.compile(r"\b(?i:answer|verdict)\b|答案")
+#: "not entirely accurate": against a "true" verdict, the reply takes part of it back; beside "false" it agrees
+_NOT_ENTIRELY = re.compile(r"\b(?i:not\s+(?:entirely|completely|fully|wholly|strictly)\s+(?:true|correct|accurate))\b")
 _BUT = re.compile(r"\b(?i:but|while|whereas|yet|and)\b|但|而")
 _CONDITIONAL = re.compile(r"(?:\b(?i:whether|if)(?:\s+[\w']+){0,3}|(?:是否|如果|若)[^，。,.!?！？]{0,8})\s*$")
 _BOTH = re.compile(r"\s*(?:/|(?i:or)\b|与否|还是|或)")
@@ -214,7 +219,8 @@ def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading
     # "False. The statement is partially true and …", "… Therefore, the answer is: False."
     opens = any(s.value is not None and (s.rule in (BARE, LEADING) or _ANSWER_WORD.search(s.sentence)) for s in found)
     undecided = next((m for m in _UNDECIDED.finditer(text) if not _reported(text, m.start())), None)
-    if (undecided := undecided or (None if opens else _PARTLY.search(text))) is not None:
+    true_said = any(s.value is True for s in found)
+    if (undecided := undecided or (None if opens else _PARTLY.search(text) or (_NOT_ENTIRELY.search(text) if true_said else None))) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, undecided.start(), undecided.end()), f"{HEDGED}: the verdict depends, says the reply"))
     return decide(found, [], what, text)
 

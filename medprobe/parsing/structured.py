@@ -67,7 +67,7 @@ _FALLBACK_FIELDS = ("statement_assessment",)
 #: ({"statement": "true"}, {"是否正确": "错误"}): "statement" usually holds the statement itself or a finding ({"statement":
 #: "Fever"}), and a list of objects judges each option ([{"选项内容": …, "是否正确": true}, …])
 _ONE_OBJECT_FIELDS = ("statement", "是否正确", "正确与否", "判断结果")
-_VERDICT_WORD = re.compile(r"\s*(?i:true|false|correct|incorrect)\s*[.]?\s*|\s*(?:正确|错误|对|错)\s*[。]?\s*")
+_VERDICT_WORD = re.compile(r"\s*(?:(?i:true|false|correct|incorrect)|正确|错误|对|错)\s*(?:$|[.。,，:：;；])")
 
 
 def _is_answer_field(key: str) -> bool:
@@ -97,5 +97,5 @@ def answer_fields(text: str) -> list[str] | None:
     if not found:
         values = [value for obj in objects for key in _FALLBACK_FIELDS if (value := _as_text(obj.get(key))) is not None]
         if len(objects) == 1:
-            values += [value for key in _ONE_OBJECT_FIELDS if (value := _as_text(objects[0].get(key))) is not None and _VERDICT_WORD.fullmatch(value)]
+            values += [value for key in _ONE_OBJECT_FIELDS if (value := _as_text(objects[0].get(key))) is not None and _VERDICT_WORD.match(value)]
     return values if found or values else None
