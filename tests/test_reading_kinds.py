@@ -1704,3 +1704,42 @@ def test_chinese_other_superlatives_likeliest_bracketed_options_and_three_accept
 ])
 def test_not_entirely_accurate_and_not_a_simple_true_or_false(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+
+
+MENINGITIS = {"A": "CT coronary angiography", "B": "Vancomycin and ceftriaxone", "C": "Vancomycin, ceftriaxone, and ampicillin",
+              "D": "Emergent coronary angiography with percutaneous coronary intervention", "E": "Transfuse platelets"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Vancomycin plus ceftriaxone plus ampicillin. Listeria must be covered in older adults.", None),  # B's text, its list going on
+    ("D. Emergent coronary angiography with PCI — primary PCI is preferred here.", "D"),  # its own text, shortened
+    ("The answer is A. Stop the infusion. Warfarin is contraindicated, and platelet transfusion is avoided.", "A"),  # E set aside
+    ("The most likely answer is B, though A cannot be excluded — I would say A or B.", None),
+])
+def test_lists_going_on_own_text_shortened_options_avoided_and_i_would_say(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(MENINGITIS, "en"), asked("What is the most appropriate treatment?", MENINGITIS)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Aspirin should be avoided in children with viral illnesses.", "'Aspirin should be avoided in children with viral illnesses…' — True.", True),
+    ("Imaging should precede exploration in classic testicular torsion.", "False. Go straight to surgery; ultrasound is for cases where the "
+     "diagnosis is uncertain.", False),
+    ("Aspirin should be avoided in children with viral illnesses.", "This statement is accurate. Acetaminophen should be used for children with viral illnesses instead of aspirin.", True),
+])
+def test_single_quoted_statements_uncertain_facts_and_instead_of_an_avoided_subject(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+
+
+BURNS = {"A": "9%", "B": "18%", "C": "27%", "D": "宫颈柱状上皮转变为鳞状上皮", "E": "肉芽组织转变为瘢痕组织"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("双上肢 = 双上臂7% + 双前臂6% + 双手5% = 18%，所以选C。", None),  # the result is B's text
+    ("正确答案是D，肉芽组织转变为瘢痕组织属于组织的修复与成熟。", None),  # the clause is about E
+    ("（Ｄ）宫颈柱状上皮变鳞状上皮——属于化生。", "D"),
+    ("双上肢主要是18%，但也有人算27%，所以B和C都参与计算，都可以选。", None),
+    ("乍看之下可能会选A，但应按部位相加。因此正确答案是B，18%。", "B"),
+    ("双上肢按九分法计算，最常用的估算结果。B", "B"),  # a letter closing the reply after 。
+])
+def test_chinese_results_clauses_about_another_option_dashes_both_chosen_and_closing_letters(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(BURNS, "zh"), asked("双上肢烧伤面积占体表面积的", BURNS)).value == expected

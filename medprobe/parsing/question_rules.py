@@ -87,7 +87,7 @@ _CLAUSE_BREAK = re.compile(r"[,，;；:：()（）。！？\n]|[.!?](?:\s|$)|(?<
 _LISTED_BEFORE = re.compile(r"(?:、|,|\b(?i:and|or|includ(?:e|es|ing)|such\s+as|e\.g\.|like)|包括|以及|和|及|与)\s*$")
 _LISTED_AFTER = re.compile(
     r"\s*(?:、|,(?!\s*(?:(?i:because|since|as|which|given|due|a|an|the)\b|此外|另外|因为|由于|尽量|然后|再|以|使|从而|可|是|为|[^,，。;；\n、]{7,}))"
-    r"|\b(?i:and|or)\b|和|及|与|等)"
+    r"|\b(?i:and|or|plus)\b|\+|和|及|与|等)"
 )
 #: the reply sends the user elsewhere instead of answering ("consult a doctor", "建议咨询医生", "I'm not able to"), or
 #: leaves the answer open ("raise two main possibilities", "无法区分"; 无法确定 and its like are hedges already)
@@ -445,6 +445,8 @@ _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+
 
 #: a denial inside the clause that describes the thing set against ours: "Unlike warfarin, which is not safe …, heparin …"
 _RELATIVE_AFTER_CONTRAST = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b[^,.;]*,\s*(?i:which|who|that)\b[^,.;]*$")
+#: a statement that its subject be avoided: a reply naming something "instead of" that subject agrees
+_AVOIDED = re.compile(r"\b(?:avoid|avoided|contraindicated|not|never)\b")
 #: a sentence about another subject, set against the statement's: "by contrast", "unlike"
 _CONTRASTED = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b")
 
@@ -508,6 +510,8 @@ def denies_statement(reply: str, question: str) -> Reading | None:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
+            if n == 1 and 0 <= at < _predicate_start(statement) and _AVOIDED.search(statement[_predicate_start(statement) :]):
+                break  # "… instead of aspirin" to "Aspirin should be avoided in children": the reply agrees
             if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(
                 _segment_at(reply, denied.start()), statement[claim:], 1 if len(words[0]) >= 8 else 2
             ):

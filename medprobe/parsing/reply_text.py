@@ -139,7 +139,7 @@ def sentence_at(text: str, start: int, end: int) -> str:
 #: doubt about the answer itself, wherever it stands near the answer ("True. But I am not sure."), unlike the words
 #: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
 _DOUBT = re.compile(
-    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|uncertain|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
+    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|(?:I(?:'m|\s+am)\s+(?:\w+\s+)?|(?:this|it|that|the\s+answer|the\s+evidence(?:\s+here)?)\s+(?:is|remains)\s+)uncertain|uncertain\s+(?:whether|if)|I\s+(?:might|could|may)\s+be\s+wrong|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
     r"|" + _ZH_DOUBT
 )
 
@@ -236,7 +236,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
-_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』]([ \t]*[-–—:：－]+[ \t]*)(?![^\n]{0,20}[?？]|(?i:true\s+or\s+false)|对还是错|是否)(?=\S)")
+_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』’']([ \t]*[-–—:：－]+[ \t]*)(?![^\n]{0,20}[?？]|(?i:true\s+or\s+false)|对还是错|是否)(?=\S)")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _QUOTES = re.compile(r"[\"“”'‘’「」『』]")
 

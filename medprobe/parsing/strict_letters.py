@@ -120,7 +120,7 @@ _LABELLED_LETTER = tuple(
         # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
         _DIAGNOSIS_LABEL + r"(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
-        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
+        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest|say))\s+" + _ITEM,
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         # "… a CT pulmonary angiography (E) would be preferred": another option put forward
@@ -156,6 +156,7 @@ _LABELLED_LETTER = tuple(
         # "… So the best drug is nitroprusside. B": a letter closing the reply (not one after "Now the options.", which
         # a reply cut off while listing them ends with)
         r"(?<=[.!?]\s)(?<![Oo]ptions\.\s)(?<![Cc]hoices\.\s)(?<!one\.\s)([A-E])\s*[.!]?\s*$",
+        r"(?<=[。！？])\s*([A-E])\s*[。.!！]?\s*$",  # "…最有价值的方法。D"
         r"\b(?i:the\s+(?:next|first|initial|best)\s+(?:step|test|action|drug|treatment)(?:\s+[\w-]+){0,3}?\s+(?:is|would\s+be))\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
@@ -261,7 +262,7 @@ _NONE_OF_THEM = re.compile(
 #: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
 #: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
 _FIRST_THOUGHT = re.compile(
-    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:很多人|有人|不少人|一些人)(?:可能)?(?:会|容易)?(?:误)?选[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
+    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:之下)?(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:很多人|有人|不少人|一些人)(?:可能)?(?:会|容易)?(?:误)?选[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
 #: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
@@ -275,7 +276,7 @@ _NO_SINGLE_ANSWER = re.compile(
 #:使用", "故A、B、E均可。" (not "两者都可出现上腹痛", a fact of two)
 _BOTH_ACCEPTED = re.compile(
     r"(?<!认为)(?<!觉得)[A-E]\s*(?:、|或|和)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理"
-    r"|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受|认为|作为|算|视为)|(?:两个答案|两者|两项)(?:均|都)可以?(?:接受)?(?=[。，,！!；;]|$)"
+    r"|(?:均|都)可以?选(?!择|用)|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受|认为|作为|算|视为)|(?:两个答案|两者|两项)(?:均|都)可以?(?:接受)?(?=[。，,！!；;]|$)"
     r"|(?<![A-E][、,，和与及])[A-E](?:\s*(?:和|与|及|、|或|,|，)\s*[A-E]){2,}\s*(?:都|均|皆)(?:可以|可|对|正确|行|有可能|可能)(?=[。，,！!；;]|$)"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -552,6 +553,8 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
+    if len(own.split()) >= 3 and rest_clean.split()[:3] == own.split()[:3]:
+        return Statement(letter, LEADING, first_line)  # "A. Emergent coronary angiography with PCI — …": its own text, shortened
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
@@ -594,10 +597,10 @@ def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, st
     """Whether the line after a leading letter says its Chinese option in other words ("B 肌注东莨菪碱" for 肌内注射东莨菪碱):
     a third of the option's character pairs (two at least, and most of the name's), and none that only another option
     has, in a short line that is only a name and maybe (in a reply of one sentence) a short aside after a comma that
-    limits nothing and names no other option ("A 立位腹平片，看膈下游离气体"; no
+    limits nothing and names no other option ("A 立位腹平片，看膈下游离气体", "（C）麻疹黏膜斑——具有早期诊断价值"; no
     clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement: "A 阿托品不行", "C 地西泮 ✗", "A 阿托品，也可以")."""
     line = rest.split("\n", 1)[0].strip(" \t.。")
-    name, _, aside = re.sub(r"\s*[，,]\s*", "，", line).partition("，")
+    name, _, aside = re.sub(r"\s*(?:[，,]|——|—)\s*", "，", line).partition("，")
     own = _bigrams(option_texts.get(letter, ""))
     said = _bigrams(name)
     if aside and (_ASIDE_OFFERS.search(aside) or re.search(r"[\n。！？!?]", rest.strip().rstrip("。.！!"))):
@@ -650,6 +653,9 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     own = clean_text(option_texts.get(letter, ""))
     if not clause or (own and own in clause) or _SETS_ASIDE.search(clause):
         return None
+    opening = [other for other, option in option_texts.items() if other != letter and len(t := clean_text(option)) >= 4 and CJK.search(t) and clause.startswith(t)]
+    if len(opening) == 1 and not re.search("不|非|错", clause):
+        return opening[0]  # "正确答案是D，肉芽组织转变为瘢痕组织属于…" when that is E: the clause is about another option
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
     found = [other for other, option in option_texts.items() if other != letter and (len(t := clean_text(option)) >= 2 or _SHORT_NAME.fullmatch(clause))
@@ -749,8 +755,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Chinese words that set an option aside: "而不是…", "并非…", "不同于…", "其余选项（…）都是…"
 _ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如|其余|其他选项|其它选项"
 #: what sets an option's text aside in the words near a letter ("unlike", "although", "而非"…); "while" too after it
-_SETS_ASIDE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|although)\b|" + _ZH_SET_ASIDE)
-_SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE)
+_SETS_ASIDE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|although|avoid|avoided|contraindicated)\b|" + _ZH_SET_ASIDE)
+_SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although|avoid|avoided|contraindicated)\b|" + _ZH_SET_ASIDE)
 #: English words too common to tell options apart
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
@@ -1263,10 +1269,10 @@ def answers_other_questions(text: str) -> bool:
 _NEXT_SENTENCE = re.compile(r"\s*[。.]?\s*([^\n。]+?)\s*(?:[。]|\.(?:\s|$)|\n|$)")
 
 
-#: "阿托品不能缓解的是肌肉震颤，所以选C", "…指不拒绝实际上不成立的H₀，答案A", "子痫抽搐首选硫酸镁，答案为A": the question
+#: "阿托品不能缓解的是肌肉震颤，所以选C", "…指不拒绝实际上不成立的H₀，答案A", "…= 18%，所以选C", "子痫抽搐首选硫酸镁，答案为A": the question
 #: restated and answered by a text, then a letter in the same sentence
 _TEXT_THEN_CHOICE = re.compile(
-    r"(?:(?:(?<![不非才也还都又])是|指|即)\s*([^\n。;；，,]+?)\s*[，,]\s*(?:(?:所以|因此|故)\s*(?:选|答案(?:是|为)?)|答案(?:是|为)?)"
+    r"(?:(?:(?<![不非才也还都又])是|指|即|=)\s*([^\n。;；，,=]+?)\s*[，,]\s*(?:(?:所以|因此|故)\s*(?:选|答案(?:是|为)?)|答案(?:是|为)?)"
     r"|首选\s*([^\n。;；，,]+?)\s*[，,]\s*(?:所以|因此|故)?\s*(?:选|答案(?:是|为)?))\s*:?\s*([A-E])(?![A-Za-z0-9])"
 )
 

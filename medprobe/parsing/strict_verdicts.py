@@ -115,7 +115,7 @@ _LABEL = (
     r"|(?i:actually|on\s+second\s+thought|correction)\s*[,:]?\s*|(?i:for\s+(?:exam|test|board)\s+purposes)\s*[,:]?\s*"
 )
 #: a quotation (what is judged) in a reply; it is replaced by ``_QUOTED`` before verdicts are looked for
-_QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』')
+_QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』|‘([^’\n]+)’|(?<!\w)\'([^\'\n]{12,})\'(?=\s*[-–—:：])')
 #: a quotation that is a statement, not a quoted answer word ('Answer: "False"', “正确”): several words, or a
 #: Chinese clause of four characters or more
 _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
