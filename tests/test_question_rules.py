@@ -712,3 +712,47 @@ def test_replies_written_against_the_round_24_rules(opts: dict, stem: str, reply
 ])
 def test_true_false_replies_written_against_the_round_24_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+ENCEPHALITIS = {"A": "Oral acyclovir", "B": "Intravenous acyclovir", "C": "Intravenous ceftriaxone", "D": "Lumbar puncture only", "E": "Oral valacyclovir"}
+HEPATITIS_TX = {"A": "Start oral prednisone", "B": "Start oral prednisone and azathioprine", "C": "Intravenous methylprednisolone",
+                "D": "Plasmapheresis", "E": "Observation"}
+PREGNANCY_BP_NOT = "下列哪项不是妊娠期常用的降压药"
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (HEPATITIS_TX, "What is the next step?", "A. Start oral prednisone and azathioprine — combination therapy is standard.", None),
+    (ENCEPHALITIS, "What is the next step?", "The answer is C. Start intravenous acyclovir now and avoid waiting for the PCR.", None),
+    (DISSECTION, "What is the most likely diagnosis?", "I would say D is unlikely without ECG changes. The most likely diagnosis is B.", "B"),
+    (DISSECTION, "What is the most likely diagnosis?", "I would go with B assuming a classic vignette: PE until proven otherwise.", "B"),
+    (PANCREAS, "最可能的诊断是", "让我们逐一分析每个选项：\n\nA. 急性阑尾炎：转移性右下腹痛，不符合。\n\nB.", None),
+    (PANCREAS, "最可能的诊断是", "本例需与急性胆囊炎（即选项B）鉴别，但淀粉酶1200U/L，应诊断为胰腺炎。", (None, "C")),
+    (PREGNANCY_BP, "妊娠期禁止使用ACEI类药物，此时首选的口服降压药是", "妊娠期降压首选甲基多巴，故选A。", None),
+    (PREGNANCY_BP, PREGNANCY_BP_NOT, "答案是D，拉贝洛尔、硝苯地平、甲基多巴都是孕期常用降压药。", "D"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "答案：D，腹股沟斜疝是最常见的腹外疝，但股疝最容易嵌顿。", "D"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "腹外疝中最常见的是腹股沟斜疝（A），但最易嵌顿的是股疝，选D。", "D"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "答案：D（股疝）。\n\n补充：最容易复发的是腹股沟直疝（B）。", "D"),
+    (PREGNANCY_BP, "妊娠期禁止使用的降压药是", "答案：D。拉贝洛尔和硝苯地平都可选，但ACEI类孕期禁用。", "D"),
+    (PANCREAS, "最可能的诊断是", "饮酒后上腹痛、淀粉酶升高，这种组合最常见于急性胰腺炎，因而本例诊断为急性胰腺炎。", "C"),
+    (HERNIA_Q, "最易发生嵌顿的腹外疝是", "很多人会选A但正确答案是D，股疝最容易嵌顿。", "D"),
+    (PREGNANCY_BP, PREGNANCY_BP_NOT, "答案：D\n\n解析：A、B、C都对，D卡托普利孕期禁用。", "D"),
+])
+def test_replies_written_against_the_round_25_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin.",
+     "True. Compared with fetal hemoglobin, adult hemoglobin has a lower affinity for oxygen.", True),
+    ("Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin.",
+     "True. Adult hemoglobin does not bind oxygen as tightly as fetal hemoglobin, so it has a lower affinity for oxygen.", True),
+    ("Sepsis is defined by SIRS criteria plus a suspected infection.", "True. I'm still a bit uncertain, because Sepsis-3 no longer uses SIRS.", None),
+    ("Sepsis is defined by SIRS criteria plus a suspected infection.",
+     "This is true under the 1991 definition. Because some experts now use Sepsis-3, it depends on which definition is meant.", None),
+    ("Aspirin should be avoided in children.", "Answer: 'This statement is true' — aspirin is linked to Reye syndrome.", True),
+    ("华法林在妊娠期可以安全使用。", "判断：‘此说法不正确’。华法林可通过胎盘。", False),
+    ("华法林在妊娠期可以安全使用。", "‘妊娠期可以安全使用华法林’——错误。华法林可致胎儿畸形。", False),
+    ("β受体阻滞剂会掩盖低血糖症状。", "正确。\n\n但需说明：基于现有文献，该说法正确与否取决于β受体阻滞剂的类型。", None),
+])
+def test_true_false_replies_written_against_the_round_25_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value == expected

@@ -5,13 +5,14 @@ oxygen …"). Such a reply gives both verdicts, so it is unread.
 A word counts as turned when the reply writes its opposite (from a short list: higher/lower, left/right, true/false,
 hyper-/hypo-, …) among the statement's own neighbours: the word right after it and two more of the two words before it
 and the two after it (for the statement's last word, both words before it), not right after a negation ("does not have
-a lower affinity"). The sentence must name the statement's subject and share two of its longer words, and the reply
+a lower affinity"). The sentence must open with the statement's subject and share two of its longer words, and the reply
 must nowhere write the word itself among its neighbours. Two turns in one sentence cancel ("less common on the right
 side" says "more common on the left side"); a pair turned with only two of its neighbours (a looser restatement) counts
 toward that, never alone. A comparison may be restated the other way round: a pair the statement compares counts as one
 turn when the sentence writes one of its words where the statement has the other ("Gout is less common in women"
 restates "Gout is more common in men than in women": "more" turned, and men/women exchanged). Asides in brackets and
-sentences that set another thing against the claim ("whereas", "unlike", "by contrast") are left out.
+sentences that set another thing against the claim ("whereas", "unlike", "by contrast", an opening "compared with") are
+left out.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ _SENTENCE = re.compile(r"[!?\n]|\.(?!\d)")
 _ASIDE = re.compile(r"\([^()\n]*\)")
 _STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(?:(?i:statement)\s*[:：]\s*)?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 #: a sentence that sets another thing against the claim ("whereas the left lung has two lobes", "by contrast")
-_CONTRAST = re.compile(r"\b(?:whereas|while|but|however|unlike|conversely|contrast)\b")
+_CONTRAST = re.compile(r"\b(?:whereas|while|but|however|unlike|conversely|contrast)\b|^\W*(?:compared|in\s+comparison)\b")
 #: words that negate what follows them closely ("does not have a lower affinity")
 _NEGATIONS = frozenset({"not", "no", "never", "cannot", "without", "nor"})
 #: the first verb of a statement, where its subject ends
@@ -148,8 +149,8 @@ def says_the_opposite(reply: str, question: str) -> Reading | None:
     sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(_ASIDE.sub(" ", reply)) if not _CONTRAST.search(part.lower())]
     affirmed = _affirmed(ours, sentences)
     for sentence in sentences:
-        if len(longer & set(sentence)) < 2 or not subject <= {_stem(word) for word in sentence}:
-            continue
+        if len(longer & set(sentence)) < 2 or not subject <= {_stem(word) for word in sentence[: len(subject) + 3]}:
+            continue  # the sentence must open with our subject: "Adult hemoglobin does not bind … as tightly as fetal …" is about another
         strong, turns = _turned(ours, sentence, affirmed)
         if strong and turns % 2 == 1:
             return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply says the statement's opposite")

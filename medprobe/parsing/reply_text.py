@@ -139,7 +139,7 @@ def sentence_at(text: str, start: int, end: int) -> str:
 #: doubt about the answer itself, wherever it stands near the answer ("True. But I am not sure."), unlike the words
 #: of ``_HEDGE`` that an explanation also uses about facts ("partly because …", "could be due to …")
 _DOUBT = re.compile(
-    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|(?:I(?:'m|\s+am)\s+(?:\w+\s+)?|(?:this|it|that|the\s+answer|the\s+evidence(?:\s+here)?)\s+(?:is|remains)\s+)uncertain|uncertain\s+(?:whether|if)|I\s+(?:might|could|may)\s+be\s+wrong|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
+    r"(?i:\b(?:not\s+(?:completely\s+|entirely\s+|fully\s+|totally\s+)?(?:sure|certain)|unsure|(?:I(?:'m|\s+am)\s+(?:\w+\s+){0,3}|I\s+remain\s+|(?:this|it|that|the\s+answer|the\s+evidence(?:\s+here)?)\s+(?:is|remains)\s+)uncertain|uncertain\s+(?:whether|if)|I\s+(?:might|could|may)\s+be\s+wrong|(?:don't|do\s+not)\s+know|(?:can't|cannot)\s+be\s+sure|hard\s+to\s+say|it\s+(?:really\s+|all\s+)?depends)\b)"
     r"|" + _ZH_DOUBT
 )
 

@@ -120,7 +120,9 @@ _LABELLED_LETTER = tuple(
         # "Most likely diagnosis: C. <text>" (not "Differential diagnosis: …", "Least likely diagnosis: …")
         _DIAGNOSIS_LABEL + r"(?::|\n)\s*" + _ITEM,
         _LEFT + r"(?i:answer|option|choice)\s+(?i:is|would\s+be|should\s+be|will\s+be|=)\s*:?\s*" + _ITEM,
-        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest|say))\s+" + _ITEM,
+        r"\b(?i:I(?:\s+would|'d|\s+will|'m|\s+am)?\s+(?:choose|select|pick|go(?:ing)?\s+with|recommend|suggest))\s+" + _ITEM,
+        # "I would say A or B" (not "I would say D is unlikely")
+        r"\b(?i:I(?:\s+would|'d)\s+say)\s+" + _ITEM + r"(?=\s*(?:$|[.,;!]|\s(?i:or|and)\b))",
         _LEFT + _ITEM + r"\s+(?i:is\s+(?:the\s+)?(?:(?:correct|right|best|most\s+(?:appropriate|likely))\s+)?(?:answer|option|choice|diagnosis)\b)",
         r"\b(?i:most\s+consistent\s+with|best\s+explained\s+by)\s+" + _ITEM,
         # "… a CT pulmonary angiography (E) would be preferred": another option put forward
@@ -156,7 +158,7 @@ _LABELLED_LETTER = tuple(
         # "… So the best drug is nitroprusside. B": a letter closing the reply (not one after "Now the options.", which
         # a reply cut off while listing them ends with)
         r"(?<=[.!?]\s)(?<![Oo]ptions\.\s)(?<![Cc]hoices\.\s)(?<!one\.\s)([A-E])\s*[.!]?\s*$",
-        r"(?<=[。！？])\s*([A-E])\s*[。.!！]?\s*$",  # "…最有价值的方法。D"
+        r"(?<=[。！？])[ \t]*([A-E])[ \t]*[。.!！]?\s*$",  # "…最有价值的方法。D" (not a walk's next line cut off: "…不符合。\n\nB.")
         r"\b(?i:the\s+(?:next|first|initial|best)\s+(?:step|test|action|drug|treatment)(?:\s+[\w-]+){0,3}?\s+(?:is|would\s+be))\s*:?\s*" + _ITEM + _SENTENCE_ENDS,
         r"\b(?i:making|makes)\s+" + _ITEM + r"\s+(?i:the\s+(?:(?:correct|best|right)\s+)?answer)\b",
         r"\[\s*(?i:(?:final\s+)?answer)\s*\]\s*:?\s*" + _ITEM,
@@ -262,7 +264,7 @@ _NONE_OF_THEM = re.compile(
 #: an answer the reply first thought of, and then left, to the end of its clause: "我一开始想到的是C", "我最初想选A",
 #: "My first thought was B" (blanked before reading, so that the answer after it in the same sentence stands)
 _FIRST_THOUGHT = re.compile(
-    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:之下)?(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:很多人|有人|不少人|一些人)(?:可能)?(?:会|容易)?(?:误)?选[^，,。；;\n]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
+    r"(?:一开始|最初|起初|开始时|初看|乍一看|乍看)(?:之下)?(?:我)?(?:想|考虑|可能会|容易|会)[^，,。；;\n]*|(?:很多人|有人|不少人|一些人)(?:可能)?(?:会|容易)?(?:误)?选[^，,。；;\n但而]*|(?:常见|易犯的)?(?:误区|错误)(?:是|为)(?:误)?选[^，,。；;:：\n]*"
     r"|\b(?i:my\s+(?:first|initial)\s+(?:thought|instinct|guess)\s+(?:was|is)|at\s+first\s+I\s+thought)\b[^,.;\n]*"
 )
 #: a caveat after the answer: "需注意：肝硬化最常见的死亡原因是肝性脑病", "Note that …": facts beside the question, no answer
@@ -276,7 +278,7 @@ _NO_SINGLE_ANSWER = re.compile(
 #:使用", "故A、B、E均可。" (not "两者都可出现上腹痛", a fact of two)
 _BOTH_ACCEPTED = re.compile(
     r"(?<!认为)(?<!觉得)[A-E]\s*(?:、|或|和)\s*[A-E]\s*(?:两个答案|两项|两者)?\s*(?:均|都)有道理"
-    r"|(?:均|都)可以?选(?!择|用)|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受|认为|作为|算|视为)|(?:两个答案|两者|两项)(?:均|都)可以?(?:接受)?(?=[。，,！!；;]|$)"
+    r"|(?<=[A-E])[^。\n]{0,12}?(?:均|都)可以?选(?!择|用)|(?:两种|两者|两个|两项)[\u4e00-\u9fff]{0,4}(?:均|都)可以?(?:考虑|选择|选用|使用|接受|认为|作为|算|视为)|(?:两个答案|两者|两项)(?:均|都)可以?(?:接受)?(?=[。，,！!；;]|$)"
     r"|(?<![A-E][、,，和与及])[A-E](?:\s*(?:和|与|及|、|或|,|，)\s*[A-E]){2,}\s*(?:都|均|皆)(?:可以|可|对|正确|行|有可能|可能)(?=[。，,！!；;]|$)"
 )
 #: one numbered answer per line ("1. B", "2) Answer: C"): the reply answers a list of questions
@@ -553,7 +555,9 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
     first_line = text.split("\n", 1)[0]
     if not rest_clean or (own and rest_clean == own):
         return Statement(letter, BARE, text)
-    if len(own.split()) >= 3 and rest_clean.split()[:3] == own.split()[:3]:
+    if len(own.split()) >= 3 and rest_clean.split()[:3] == own.split()[:3] and not any(
+        clean_text(t).split()[:3] == own.split()[:3] for other, t in option_texts.items() if other != letter
+    ):
         return Statement(letter, LEADING, first_line)  # "A. Emergent coronary angiography with PCI — …": its own text, shortened
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
@@ -628,7 +632,7 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     span = span[:-1] if span.endswith(")") and span.count(")") > span.count("(") else span  # "C (text)": not the text's own ")"
     named = option_by_text(span, option_texts) or _by_bare_text(span, option_texts) if span else None
     if named is None and span:
-        named = _other_text_in(_first_clause(span), letter, option_texts)
+        named = _other_text_in(_first_clause(span), letter, option_texts, rest=span)
     return named if named is not None and named != letter else None
 
 
@@ -645,7 +649,7 @@ def _first_clause(text: str) -> str:
     return text[: end.start()] if end else text
 
 
-def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) -> str | None:
+def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str], rest: str = "") -> str | None:
     """The one other option whose whole text the clause after a letter holds, without the letter's own text
     ("答案是D：空腹血糖≥7.0 mmol/L" when ≥7.0 mmol/L is C): the letter and its text disagree. None when the clause
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
@@ -654,7 +658,8 @@ def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str]) ->
     if not clause or (own and own in clause) or _SETS_ASIDE.search(clause):
         return None
     opening = [other for other, option in option_texts.items() if other != letter and len(t := clean_text(option)) >= 4 and CJK.search(t) and clause.startswith(t)]
-    if len(opening) == 1 and not re.search("不|非|错", clause):
+    named = [other for other, option in option_texts.items() if len(t := clean_text(option)) >= 2 and t in clause]
+    if len(opening) == 1 and named == opening and not re.search("不|非|错", clause) and own not in clean_text(rest):
         return opening[0]  # "正确答案是D，肉芽组织转变为瘢痕组织属于…" when that is E: the clause is about another option
     if re.search(r"是|为|见于|\b(?:is|are|was|were)\b", clause):
         return None  # a sentence of the explanation ("风湿小体是…由纤维素样坏死…组成"), not a name given with the letter
@@ -729,8 +734,9 @@ def _another_with_text(text: str, end: int, option_texts: Mapping[str, str]) -> 
 
 
 #: a condition right after a letter: "the answer would be A if the question asks about screening"
-#: (not "C if I had to choose": one answer, picked; nor "B assuming there are no contraindications", a routine caveat)
-_IF_AFTER = re.compile(r"\s*(?:(?i:assuming)\b(?!\s+(?i:(?:that\s+)?there\s+(?:is|are)\s+)?no\b)|(?i:if|unless)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
+#: (not "C if I had to choose": one answer, picked; "assuming …" only where the other case follows: "D assuming she is
+#: pregnant; if she is not, A", not "B assuming there are no contraindications", a routine caveat)
+_IF_AFTER = re.compile(r"\s*(?:(?i:assuming)\b(?=[^.]*(?:[.;]\s*(?i:if|but\s+if)\b|\b(?<!proven\s)(?i:otherwise|if\s+not)\b))|(?i:if|unless)\b(?!\s+(?i:I|we)\s+(?i:had|have|must)\s+to\s+(?i:choose|pick|select)\b)|如果|若|假如)")
 
 
 def _letter_statement(text: str, match: re.Match[str], option_texts: Mapping[str, str], rule: str) -> Statement:
@@ -756,7 +762,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_SET_ASIDE = r"而非|不是|并非|排除|不同于|而不|不如|其余|其他选项|其它选项"
 #: what sets an option's text aside in the words near a letter ("unlike", "although", "而非"…); "while" too after it
 _SETS_ASIDE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|although|avoid|avoided|contraindicated)\b|" + _ZH_SET_ASIDE)
-_SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although|avoid|avoided|contraindicated)\b|" + _ZH_SET_ASIDE)
+_SETS_ASIDE_WHILE = re.compile(NOT_IT + r"|\b(?i:unlike|whereas|while|although)\b|" + _ZH_SET_ASIDE)
+#: an option put aside in its own clause: "and platelet transfusion is avoided"
+_AVOIDED_CLAUSE = re.compile(r"\b(?i:avoid|avoided|contraindicated|withheld)\b")
 #: English words too common to tell options apart
 _COMMON_WORDS = frozenset(["with", "without", "from", "that", "this", "which", "their", "there", "than", "into", "about", "after", "before", "other", "also", "only", "more", "less", "most", "acute", "chronic", "patient", "patients", "disease", "syndrome"])
 
@@ -789,7 +797,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     if fits:  # several fit: the one whose words hold all the others' ("Normal PaO2, decreased … content, left shift" holds
         # "Decreased PaO2, normal … content, no shift": the gloss says the first); two apart ("… from A and D") name none
         widest = [other for other in fits if all(_stems(option_texts[f]) <= _stems(option_texts[other]) for f in fits)]
-        return widest[0] if len(widest) == 1 and not own <= said else None
+        return widest[0] if len(widest) == 1 and not own <= said and not _avoided(window, option_texts[widest[0]]) else None
     # another's words in other words: a third of the words only it has (three at least, two in the letter's own gloss:
     # "The answer is E: HIDA scan" when A is "Hepatobiliary iminodiacetic acid (HIDA) scan"), and none that only the
     # letter's has ("The answer is A: Release of inflammatory cytokines from dying spirochetes" when B is "Release of
@@ -805,7 +813,14 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
         if other != letter and len(only_other & said) >= max(least, len(only_other) / 3) and not (own - _stems(t)) & said:
             shares[other] = len(only_other & said)
     best = [other for other, n in shares.items() if n == max(shares.values(), default=0)]
-    return best[0] if len(best) == 1 else None
+    return best[0] if len(best) == 1 and not _avoided(window, option_texts[best[0]]) else None
+
+
+def _avoided(window: str, option: str) -> bool:
+    """Whether the clause of the window that says an option's words puts it aside ("…, and platelet transfusion is
+    avoided"; not "Start IV acyclovir and avoid waiting for the PCR": the avoiding is another clause's)."""
+    words = _stems(option)
+    return any(_AVOIDED_CLAUSE.search(clause) and len(_stems(clause) & words) >= min(2, len(words)) for clause in re.split(r"[,;]|\band\b", window))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1284,7 +1299,7 @@ _AVOID_ASKED = re.compile(r"禁用|禁忌|禁止|避免|慎用|\b(?i:avoid(?:ed)
 def _text_then_choice(text: str, option_texts: Mapping[str, str], question: str | None) -> list[Statement]:
     """A letter chosen right after the reply names another option's whole text as the answer in the same sentence (not
     after 首选 when the question asks for what is not first: "…孕期禁用；孕期降压首选拉贝洛尔，故答案为D" to "…禁用的药物是")."""
-    not_first = asks_for_exception(question) or (question is not None and _AVOID_ASKED.search(stem_of(question)) is not None)
+    not_first = asks_for_exception(question) or (question is not None and _AVOID_ASKED.search(re.split(r"[，,。；;]", stem_of(question).strip(" ：:（）()"))[-1]) is not None)
     found = []
     for match in _TEXT_THEN_CHOICE.finditer(text):
         if not_first and match.group(2):
@@ -1315,6 +1330,8 @@ def _other_text_next(text: str, found: Sequence[Statement], option_texts: Mappin
     return [Statement(None, LABELLED, after.group(1), f"{CONFLICT}: {letter} with the text of {other}")] if other not in (None, letter) else []
 
 
+#: a sentence that weighs an option against others rather than judging it right: "本例需与急性胆囊炎（即选项B）鉴别"
+_WEIGHED_ZH = re.compile(r"鉴别|排除|不考虑|不符合|除外")
 #: a line that opens with several letters ("A、B、C 均为…"), bullet aside
 _LETTERS_OPEN = re.compile(r"[\s\-*•]*[A-E](?:\s*[、,，和与及]\s*[A-E])+(?![A-Za-z0-9])")
 
@@ -1344,11 +1361,11 @@ def letter_statements(
                 *_glossed_answer(text, option_texts), *([] if wrong_asked else _closing_verdict(text, option_texts))]
     if not labelled:  # "Best next diagnostic step: A. Blood cultures" beside "Answer: D" is a step on the way, not the answer
         labelled = _headed_answer(text, option_texts)
-    beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and not re.search(r"答案|选|(?i:answer)", s.sentence)
+    beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and not re.search(r"答案|选|(?i:answer)", _clause_of(s.sentence, str(s.value)))
               and _asks_another_thing(s, question, option_texts, chinese_only=True, text=text)]
     if beside and len(beside) < sum(s.value is not None for s in labelled):  # "最易嵌顿的是股疝（D），最常见的是腹股沟斜疝（A）。…选D"
         labelled = [s for s in labelled if s not in beside]
-    judging = list(_labelled(text, option_texts, exclude_before, _JUDGING_LETTER))
+    judging = [s for s in _labelled(text, option_texts, exclude_before, _JUDGING_LETTER) if not _WEIGHED_ZH.search(s.sentence)]
     walk = walks_through_options(text)
     if labelled and (judging or walk):
         if walk and any(s.value for s in labelled):  # "逐项分析：\n- A、B、C 均为腹膜炎的体征 … 最终答案：D": a line of the walk
@@ -1392,7 +1409,8 @@ def letter_statements(
     found = after_retraction(text, found)
     found += _computed_against(text, found, option_texts)
     accepted = _BOTH_ACCEPTED.search(text)
-    if accepted is not None and not any(s.value is not None and _stands_after(text, s, accepted.end()) for s in found):
+    answered_before = wrong_asked and any(s.value is not None and text.find(s.sentence) < accepted.start() for s in found) if accepted else False
+    if accepted is not None and not answered_before and not any(s.value is not None and _stands_after(text, s, accepted.end()) for s in found):
         found.append(Statement(None, LABELLED, sentence_at(text, accepted.start(), accepted.end()), f"{HEDGED}: no single answer, says the reply"))
     if (declined := _NO_SINGLE_ANSWER.search(text)) is not None:
         found.append(Statement(None, LABELLED, sentence_at(text, declined.start(), declined.end()), f"{HEDGED}: no single answer, says the reply"))
@@ -1433,8 +1451,11 @@ def superlative(text: str) -> str | None:
     found = _SUPERLATIVE.search(text)
     if found is None:
         return None
-    word = next(group for group in found.groups() if group).lower()
-    return _SAME_SUPERLATIVE.get(word, word)
+    word = _SAME_SUPERLATIVE.get(word := next(group for group in found.groups() if group).lower(), word)
+    if word == "易":  # "最易嵌顿" and "最容易复发" ask different things: the next character says which
+        after = re.match(r"(?:容易|易)\s*([\u4e00-\u9fff])", text[found.start(1) :])
+        return "易" + after.group(1) if after else word
+    return word
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1457,11 +1478,16 @@ def _asks_another_thing(
     sentence, name = clean_text(statement.sentence), clean_text(option_texts[str(statement.value)])
     said = {superlative(clause) for clause in _CLAUSE_OF_TEXT.split(sentence) if name in clause} - {None}
     whole = _zh_sentence_of(text, statement.sentence) if text else statement.sentence
-    if asked == "可" and not re.search("但|而|然而|不过", whole):
+    if asked == "可" and not re.search("但|然而|不过|(?<![因从进])而(?!且)", whole):
         said.discard("常")  # "最常见的病理类型为…" answers "最可能的病理类型是" (not "…最常见的是X，但本例…")
     if chinese_only:  # and only against a question that asks by a superlative itself
         said = {word for word in said if word and CJK.search(word)} if asked else set()
     return bool(said) and asked not in said
+
+
+def _clause_of(sentence: str, letter: str) -> str:
+    """The clause of a sentence that holds a letter ("腹外疝中最常见的是腹股沟斜疝（A）" of "…（A），但最易嵌顿的是股疝，选D")."""
+    return next((c for c in re.split(r"[，,；;]", sentence) if re.search(r"(?<![A-Za-z])" + letter + r"(?![A-Za-z])", c)), sentence)
 
 
 def _zh_sentence_of(text: str, part: str) -> str:

@@ -100,8 +100,8 @@ _PARTLY = re.compile(
 )
 #: a view the reply reports as someone else's ("Some sources present it as neither entirely true nor false, but …")
 _OTHERS_VIEW = re.compile(
-    r"\b(?i:some\s+(?:\w+\s+)?(?:would\s+)?(?:say|argue|claim|call|consider|present|describe)|some\s+(?:sources|authors|textbooks|people|clinicians|experts|physicians|guidelines)"
-    r"|others|sources|authors|textbooks|argue|argued)\b|有人|有些人|一些人|有观点|(?:有些|一些|有|部分)文献"
+    r"\b(?i:some\s+(?:\w+\s+){0,2}(?:would\s+)?(?:say|argue|claim|call|consider|present|describe|suggest)|others\s+(?:say|argue|claim|call|consider)"
+    r"|(?:sources|authors|textbooks)\s+(?:say|state|present|describe|call|argue))\b|有人|有些人|一些人|有观点|(?:有些|一些|(?<!现)有|部分)文献"
 )
 _ANSWER_WORD = re.compile(r"\b(?i:answer|verdict)\b|答案")
 #: "not entirely accurate": against a "true" verdict, the reply takes part of it back; beside "false" it agrees
@@ -120,11 +120,13 @@ _QUOTATION = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^
 #: Chinese clause of four characters or more
 _STATEMENT = re.compile(r"\S+\s+\S+|[\u4e00-\u9fff]{4,}")
 _QUOTED = '"…"'
+#: a quotation that is itself a verdict on the statement
+_QUOTED_VERDICT = re.compile(r"^\s*(?i:(?:this|the)\s+(?:statement|claim)\s+is\s+(?:true|false|correct|incorrect))\W*$|^\s*(?:该|这个|此)?说法(?:是)?(?:正确|错误|不正确)的?\W*$")
 _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?|\s*,\s*(?:which|that)\s+(?:says|states|claims)[^,.\n]{1,120},)?\s+is\s+'
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+(?:(?:therefore|thus|still)\s+)?|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
-    r'|"…"\s*[-–—:：]\s*'
+    r'|"…"\s*[-–—:：－]+\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
@@ -139,6 +141,8 @@ _MARKED_LINE = re.compile(rf"(?m:^)[ \t]*[{CHECK_MARKS}{CROSS_MARKS}]")
 
 def _mask_statement(match: re.Match[str]) -> str:
     quoted = next(group for group in match.groups() if group is not None)
+    if _QUOTED_VERDICT.search(quoted):
+        return match.group(0)  # "Answer: 'This statement is true' — …": the quotation is the verdict
     return _QUOTED if _STATEMENT.search(quoted) else match.group(0)
 
 
@@ -218,6 +222,7 @@ def read_verdict(text: str, vocab: Vocabulary, what: str = "verdict") -> Reading
     found = after_retraction(text, verdict_statements(text, vocab))
     # "False. The statement is partially true and …", "… Therefore, the answer is: False."
     opens = any(s.value is not None and (s.rule in (BARE, LEADING) or _ANSWER_WORD.search(s.sentence)) for s in found)
+    # "Some sources present it as neither … nor …, but …", "有些文献指出…取决于": someone else's view
     undecided = next((m for m in _UNDECIDED.finditer(text) if not _reported(text, m.start())), None)
     true_said = any(s.value is True for s in found)
     if (undecided := undecided or (None if opens else _PARTLY.search(text) or (_NOT_ENTIRELY.search(text) if true_said else None))) is not None:
