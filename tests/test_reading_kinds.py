@@ -1743,3 +1743,18 @@ BURNS = {"A": "9%", "B": "18%", "C": "27%", "D": "宫颈柱状上皮转变为鳞
 ])
 def test_chinese_results_clauses_about_another_option_dashes_both_chosen_and_closing_letters(reply: str, expected: object) -> None:
     assert read_strict(reply, option_format(BURNS, "zh"), asked("双上肢烧伤面积占体表面积的", BURNS)).value == expected
+
+
+GASTRIC = {"A": "侏儒症", "B": "呆小症", "C": "钠泵活动", "D": "远曲小管和集合管", "E": "易化扩散"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("幼年时生长激素缺乏会导致侏儒症，A。", "A"),  # a closing letter after its own text
+    ("幼年时甲状腺激素缺乏会导致呆小症，A。", None),  # after another's
+    ("幼年时缺乏不会导致侏儒症，A。", None),
+    ("答案：C. 钠泵活动\n\n解析：\nA、B均为被动转运，不能维持浓度差。", "C"),  # after the answer, two options described
+    ("答案：C\n\nA、C均为正确答案。", None),
+    ("选A。\n\n抱歉，我看错了，更正一下：应选D。", "D"),
+])
+def test_chinese_closing_comma_letters_options_described_after_the_answer_and_misreadings_taken_back(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(GASTRIC, "zh"), asked("下列正确的是", GASTRIC)).value == expected

@@ -362,7 +362,7 @@ _RETRACTION = re.compile(
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
-    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:答案|选)\s*(?:是|为)?\s*[:：]?\s*[A-E][。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
+    r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:答案|选)\s*(?:是|为)?\s*[:：]?\s*[A-E][。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄|看|算)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
 )
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
@@ -374,7 +374,7 @@ _RECONSIDERED = re.compile(
     r"(?i:the\s+final\s+answer\s+is)\b|\b(?i:my\s+final\s+answer\s+is)\b|\b(?i:(?:so|thus|therefore|hence)[,:]?\s+my\s+final\s+answer\s+would\s+be)\b"
     r"|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
     r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的|本题(?:的)?|这道题(?:的)?|此题(?:的)?)?最终(?:的)?(?:答案|选择)"
-    r"|(?:^|(?<=[\n。]))\s*(?:因此|所以)?(?:更正|纠正|修正)(?:一下)?\s*[:：]"
+    r"|(?:^|(?<=[\n。，,]))\s*(?:因此|所以)?(?:更正|纠正|修正)(?:一下)?\s*[:：]"
     r"|(?:…+|\.{2,})\s*不对[，,!！]"
 )
 _KEPT = re.compile(
@@ -1358,13 +1358,18 @@ def letter_statements(
         return [Statement(None, LABELLED, sentence_at(text, both_wrong.start(), both_wrong.end()), f"{SEVERAL} called wrong")]
     labelled = [*_labelled(text, option_texts, exclude_before), *_letter_with_text(text, option_texts), *_closing_bracket(text, option_texts),
                 *_closing_dash(text, option_texts), *_closing_option(text, option_texts), *_which_is_option(text, option_texts),
-                *_glossed_answer(text, option_texts), *([] if wrong_asked else _closing_verdict(text, option_texts))]
+                *_glossed_answer(text, option_texts), *_closing_comma_letter(text, option_texts),
+                *([] if wrong_asked else _closing_verdict(text, option_texts))]
     if not labelled:  # "Best next diagnostic step: A. Blood cultures" beside "Answer: D" is a step on the way, not the answer
         labelled = _headed_answer(text, option_texts)
     beside = [s for s in labelled if s.value is not None and str(s.value) in option_texts and not re.search(r"答案|选|(?i:answer)", _clause_of(s.sentence, str(s.value)))
               and _asks_another_thing(s, question, option_texts, chinese_only=True, text=text)]
     if beside and len(beside) < sum(s.value is not None for s in labelled):  # "最易嵌顿的是股疝（D），最常见的是腹股沟斜疝（A）。…选D"
         labelled = [s for s in labelled if s not in beside]
+    answered_at = min((text.find(s.sentence) for s in labelled if s.value is not None and re.search("答案|选", s.sentence)), default=-1)
+    if answered_at >= 0:  # "答案：C …\nA、B均为被动转运": after the answer, a line grouping other options describes them
+        labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence) or text.find(s.sentence) < answered_at
+                    or re.search("正确|答案|对|可以|可选", s.sentence)]
     judging = [s for s in _labelled(text, option_texts, exclude_before, _JUDGING_LETTER) if not _WEIGHED_ZH.search(s.sentence)]
     walk = walks_through_options(text)
     if labelled and (judging or walk):
@@ -1543,6 +1548,27 @@ def _closing_option(text: str, option_texts: Mapping[str, str]) -> list[Statemen
     if match is None or len(set(re.findall(r"选项\s*([A-E])", text))) != 1:
         return []
     return [_letter_statement(text, match, option_texts, LABELLED)]
+
+
+#: a reply ending with a comma and a letter: "幼年时甲状腺激素缺乏会导致侏儒症，A。"
+_CLOSING_COMMA_LETTER = re.compile(r"([^\n。，,；;]*)[，,][ \t]*([A-E])[ \t]*[。.!！]?\s*$")
+
+
+def _closing_comma_letter(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
+    """The letter closing a reply after a comma, with the clause before it naming options' texts: its own alone (read),
+    or another's (the two disagree); nothing when the clause names none, or negates, sets aside or offers another."""
+    match = _CLOSING_COMMA_LETTER.search(text)
+    if match is None:
+        return []
+    clause, letter = clean_text(match.group(1)), match.group(2)
+    if re.search("不|非|排除|鉴别|误|或", clause):
+        return []  # "…不是侏儒症，A。": the clause weighs, it does not name the answer
+    named = {other for other, t in option_texts.items() if len(name := clean_text(t)) >= 2 and name in clause}
+    named -= {other for other in named if any(clean_text(option_texts[other]) in clean_text(option_texts[o]) for o in named if o != other)}
+    if not named:
+        return []
+    sentence = sentence_at(text, match.start(2), match.end(2))
+    return [Statement(letter, LABELLED, sentence) if named == {letter} else Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {min(named)}")]
 
 
 #: "…, which is option A.": the letter of what the sentence just named
