@@ -1758,3 +1758,13 @@ GASTRIC = {"A": "侏儒症", "B": "呆小症", "C": "钠泵活动", "D": "远曲
 ])
 def test_chinese_closing_comma_letters_options_described_after_the_answer_and_misreadings_taken_back(reply: str, expected: object) -> None:
     assert read_strict(reply, option_format(GASTRIC, "zh"), asked("下列正确的是", GASTRIC)).value == expected
+
+
+def test_a_lower_case_answer_with_a_line_after_it() -> None:
+    assert read_strict("Answer: c\nBecause the fever cycle points to malaria.", option_format(MALARIA, "en")).value == "C"
+
+
+def test_contrast_imaging_is_no_contrast_in_the_opposite_word_check() -> None:
+    claim = "Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin."
+    reply = "True. Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin on contrast imaging."
+    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value is None

@@ -11,14 +11,15 @@ side" says "more common on the left side"); a pair turned with only two of its n
 toward that, never alone. A comparison may be restated the other way round: a pair the statement compares counts as one
 turn when the sentence writes one of its words where the statement has the other ("Gout is less common in women"
 restates "Gout is more common in men than in women": "more" turned, and men/women exchanged). Asides in brackets and
-sentences that set another thing against the claim ("whereas", "unlike", "by contrast", an opening "compared with") are
-left out.
+sentences that set another thing against the claim ("whereas", "while", "but", "however", "unlike", "conversely", "by
+contrast", an opening "compared with") are left out.
 """
 
 from __future__ import annotations
 
 import re
 
+from medprobe.parsing.question_rules import FIRST_VERB, statement_of
 from medprobe.parsing.reading import BOTH_VERDICTS, UNPARSED, Reading
 
 _PAIRS = (
@@ -46,13 +47,10 @@ _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SENTENCE = re.compile(r"[!?\n]|\.(?!\d)")
 #: an aside in brackets, left out: it sets another thing beside the claim ("PPV increases (and NPV decreases)")
 _ASIDE = re.compile(r"\([^()\n]*\)")
-_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(?:(?i:statement)\s*[:：]\s*)?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
 #: a sentence that sets another thing against the claim ("whereas the left lung has two lobes", "by contrast")
-_CONTRAST = re.compile(r"\b(?:whereas|while|but|however|unlike|conversely|contrast)\b|^\W*(?:compared|in\s+comparison)\b")
+_CONTRAST = re.compile(r"\b(?:whereas|while|but|however|unlike|conversely|(?:by|in)\s+contrast)\b|^\W*(?:compared|in\s+comparison)\b")
 #: words that negate what follows them closely ("does not have a lower affinity")
 _NEGATIONS = frozenset({"not", "no", "never", "cannot", "without", "nor"})
-#: the first verb of a statement, where its subject ends
-_VERB = re.compile(r"^(?:is|are|was|were|has|have|had|can|may|will|should|must|does|do|causes?|occurs?|lies?|leads?|results?)$")
 #: the neighbours a restatement must keep, and how many of them a turned word needs to count alone or with another
 _STRONG, _LOOSE = 3, 2
 
@@ -135,7 +133,7 @@ def _affirmed(ours: list[str], sentences: list[list[str]]) -> set[int]:
 
 def _subject(ours: list[str]) -> set[str]:
     """The longer words of the statement's subject, before its first verb (its first longer word where none is found)."""
-    verb = next((i for i, word in enumerate(ours) if _VERB.match(word)), 0)
+    verb = next((i for i, word in enumerate(ours) if FIRST_VERB.fullmatch(word)), 0)
     longer = [_stem(word) for word in ours[:verb] if len(word) >= 4] or [_stem(word) for word in ours if len(word) >= 4][:1]
     return set(longer)
 
@@ -143,8 +141,7 @@ def _subject(ours: list[str]) -> set[str]:
 def says_the_opposite(reply: str, question: str) -> Reading | None:
     """A "true" reply (cleaned) that restates our statement with a word turned into its opposite: unread, as both
     verdicts; None when it does not."""
-    found = _STATEMENT.search(question)
-    ours = _WORD.findall((found.group(1) if found else question).lower())
+    ours = _WORD.findall(statement_of(question).lower())
     longer, subject = {w for w in ours if len(w) >= 5}, _subject(ours)
     sentences = [_WORD.findall(part.lower()) for part in _SENTENCE.split(_ASIDE.sub(" ", reply)) if not _CONTRAST.search(part.lower())]
     affirmed = _affirmed(ours, sentences)

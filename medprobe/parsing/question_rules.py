@@ -440,15 +440,22 @@ _FUNCTION_WORDS = frozenset({"for", "of", "in", "to", "the", "a", "an", "with", 
 #: the statement negates or contrasts something before the words already ("is not the result of …", "isn't caused by
 #: …", "unlike valproate, which is cleared by the liver"): the reply's "not" may agree with it
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|unlike|rather\s+than|instead\s+of)\b|n't\b")
-_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+_STATEMENT = re.compile(r'(?i:statement)\s*[:：]\s*"?(?:(?i:statement)\s*[:：]\s*)?(.*?)"?\s*(?i:is\s+this\s+statement)', re.DOTALL)
+
+
+def statement_of(question: str) -> str:
+    """The statement our true/false question asks about ('Statement: "X" Is this statement true or false?' -> X)."""
+    found = _STATEMENT.search(question)
+    return found.group(1) if found else stem_of(question)
 
 
 #: a denial inside the clause that describes the thing set against ours: "Unlike warfarin, which is not safe …, heparin …"
-_RELATIVE_AFTER_CONTRAST = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b[^,.;]*,\s*(?i:which|who|that)\b[^,.;]*$")
+_CONTRAST_WORDS = r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b"
+_RELATIVE_AFTER_CONTRAST = re.compile(_CONTRAST_WORDS + r"[^,.;]*,\s*(?i:which|who|that)\b[^,.;]*$")
 #: a statement that its subject be avoided: a reply naming something "instead of" that subject agrees
 _AVOIDED = re.compile(r"\b(?:avoid|avoided|contraindicated|not|never)\b")
 #: a sentence about another subject, set against the statement's: "by contrast", "unlike"
-_CONTRASTED = re.compile(r"\b(?i:by\s+contrast|in\s+contrast|unlike|as\s+opposed\s+to)\b")
+_CONTRASTED = re.compile(_CONTRAST_WORDS)
 
 
 def _names_subject(sentence: str, statement: str) -> bool:
@@ -461,12 +468,12 @@ def _names_subject(sentence: str, statement: str) -> bool:
 
 
 #: the first verb of a statement, where what it claims begins ("A physician | is ethically obligated …")
-_FIRST_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|causes?|caused|results?|leads?|presents?|occurs?|should|must|can|may|will|does|do)\b")
+FIRST_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|causes?|caused|results?|leads?|lies|lie|presents?|occurs?|should|must|can|may|will|does|do)\b")
 
 
 def _predicate_start(statement: str) -> int:
     """Where the statement's claim begins: at its first verb (0 when it has none of the common ones)."""
-    verb = _FIRST_VERB.search(statement)
+    verb = FIRST_VERB.search(statement)
     return verb.start() if verb else 0
 
 
@@ -496,8 +503,9 @@ def _segment_at(reply: str, at: int) -> str:
 def denies_statement(reply: str, question: str) -> Reading | None:
     """A "true" verdict whose reply denies words of our statement ("… not the upper extremities" when the statement
     says the upper extremities): unread, as both verdicts (None when the reply denies nothing the statement says)."""
-    found = _STATEMENT.search(question)
-    statement = " " + " ".join((found.group(1) if found else stem_of(question)).lower().split())
+    statement = " " + " ".join(statement_of(question).lower().split())
+    claim = _predicate_start(statement)
+    subject_avoided = _AVOIDED.search(statement[claim:]) is not None
     for denied in _DENIED.finditer(reply):
         sentence = sentence_at(reply, denied.start(), denied.end())
         if _CONTRASTED.search(sentence) and (not _names_subject(sentence, statement) or _RELATIVE_AFTER_CONTRAST.search(reply[: denied.start()])):
@@ -510,12 +518,11 @@ def denies_statement(reply: str, question: str) -> Reading | None:
                 continue  # "not recommended for …" denies nothing the statement's "recommended for" says
             at = statement.find(" " + " ".join(words[:n]) + " ")
             at = at if at >= 0 else statement.find(" " + " ".join(words[:n]) + ".")
-            if n == 1 and 0 <= at < _predicate_start(statement) and _AVOIDED.search(statement[_predicate_start(statement) :]):
-                break  # "… instead of aspirin" to "Aspirin should be avoided in children": the reply agrees
-            if n == 1 and 0 <= at < (claim := _predicate_start(statement)) and not _claims_alike(
+            if n == 1 and 0 <= at < claim and (subject_avoided or not _claims_alike(
                 _segment_at(reply, denied.start()), statement[claim:], 1 if len(words[0]) >= 8 else 2
-            ):
-                break  # "the disease — not the physician — is the cause of death": the subject denied of another claim
+            )):
+                break  # "… instead of aspirin" to "Aspirin should be avoided …": the reply agrees; "the disease — not the
+                # physician — is the cause of death": the subject denied of another claim
             if at >= 0 and not _NEGATED_BEFORE.search(statement[: at + 1]):
                 return Reading(None, UNPARSED, f"{BOTH_VERDICTS}: true, yet the reply denies \"{' '.join(words[:n])}\"")
             if at >= 0:

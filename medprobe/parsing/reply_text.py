@@ -236,7 +236,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
-_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』’']([ \t]*[-–—:：－]+[ \t]*)(?![^\n]{0,20}[?？]|(?i:true\s+or\s+false)|对还是错|是否)(?=\S)")
+_JUDGED_AFTER_QUOTE = re.compile(r"^[^\n]*[\"”」』’']([ \t]*[-–—:：]+[ \t]*)(?![^\n]{0,20}[?？]|(?i:true\s+or\s+false)|对还是错|是否)(?=\S)")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _QUOTES = re.compile(r"[\"“”'‘’「」『』]")
 

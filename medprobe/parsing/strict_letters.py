@@ -367,7 +367,7 @@ _RETRACTION = re.compile(
 #: a weaker turn that takes back what came before only when an answer follows it and the reply does not keep its first
 #: one: "Wait, let me reconsider. … The correct answer is D." (not "Let me reconsider option D. … My answer remains B."),
 #: and so do a final answer opening its sentence after others ("…选C。不过……因此最终答案是B。"; not "One could argue the
-#: final answer is A", "旧版题库给出的最终答案是D") and "……不对，" ("答案是B……不对，…所以应该选A")
+#: final answer is A", "旧版题库给出的最终答案是D"), and 更正一下：
 _RECONSIDERED = re.compile(
     r"\b(?i:let\s+me\s+(?:reconsider|re-?think|correct\s+myself))\s*(?:this|that)?\s*[.!:—–-]|\b(?i:actually|wait)[,.]?\s*(?i:correction)\s*:"
     r"|(?:(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*(?:(?i:so|thus|therefore|hence)[,:]?\s+)?|(?<=,\s)(?i:so|thus|therefore|hence)[,:]?\s+)"
@@ -375,14 +375,11 @@ _RECONSIDERED = re.compile(
     r"|(?m:^)[ \t]*(?i:final\s+answer)\s*:"
     r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的|本题(?:的)?|这道题(?:的)?|此题(?:的)?)?最终(?:的)?(?:答案|选择)"
     r"|(?:^|(?<=[\n。，,]))\s*(?:因此|所以)?(?:更正|纠正|修正)(?:一下)?\s*[:：]"
-    r"|(?:…+|\.{2,})\s*不对[，,!！]"
 )
 _KEPT = re.compile(
     r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b"
     r"|仍然?(?:选|是)|答案不变|维持(?:原来的|原)?答案"
 )
-#: a reply that is an option's text, a comma and a letter: "甲巯咪唑，A。"
-_TEXT_COMMA_LETTER = re.compile(r"^\s*([^\n,，。]+?)\s*[,，]\s*([A-E])\s*[.。!！]?\s*$")
 #: "A: no. B: yes.": an option judged in a word, inline
 _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|correct|incorrect|true|false|wrong|right|unlikely|likely)\b")
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
@@ -649,7 +646,7 @@ def _first_clause(text: str) -> str:
     return text[: end.start()] if end else text
 
 
-def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str], rest: str = "") -> str | None:
+def _other_text_in(clause: str, letter: str, option_texts: Mapping[str, str], rest: str) -> str | None:
     """The one other option whose whole text the clause after a letter holds, without the letter's own text
     ("答案是D：空腹血糖≥7.0 mmol/L" when ≥7.0 mmol/L is C): the letter and its text disagree. None when the clause
     holds the letter's own text, rules something out ("D, not aspirin alone"), or holds several options' texts."""
@@ -907,8 +904,6 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         if ends:
             why = _disagree(letter, ends)
             yield Statement(None if why else letter, LABELLED, sentence, why)
-    if (alone := _TEXT_COMMA_LETTER.match(text)) and option_by_text(alone.group(1), option_texts) == alone.group(2):
-        yield Statement(alone.group(2), LABELLED, text)
     for match in _IS_LETTER_TEXT.finditer(text):
         letter = match.group(1)
         if _RULED_OUT.search(_sentence_before(text, match.start())):
@@ -1475,8 +1470,8 @@ def _asks_another_thing(
     """Whether the clauses naming the statement's option ask by other superlatives than our question, never by its own
     ("肝性脑病是肝硬化最严重的并发症" when we asked for the commonest): a fact beside our question. ``chinese_only``
     counts only Chinese superlatives (最 + one character is a reliable mark; English ones vary too much to compare where
-    no letter was given). The commonest answers a question on the likeliest, unless its sentence in ``text`` turns ("急腹症中
-    最常见的是急性阑尾炎，但本例…")."""
+    no letter was given). The commonest answers a question on the likeliest, unless its whole sentence in ``text`` turns
+    ("急腹症中最常见的是急性阑尾炎，但本例…": a statement of a clause holds only "急腹症中最常见的是急性阑尾炎")."""
     asked = asked_superlative(question)
     if asked is None:
         return False
@@ -1490,19 +1485,19 @@ def _asks_another_thing(
     return bool(said) and asked not in said
 
 
-def _clause_of(sentence: str, letter: str) -> str:
-    """The clause of a sentence that holds a letter ("腹外疝中最常见的是腹股沟斜疝（A）" of "…（A），但最易嵌顿的是股疝，选D")."""
-    return next((c for c in re.split(r"[，,；;]", sentence) if re.search(r"(?<![A-Za-z])" + letter + r"(?![A-Za-z])", c)), sentence)
-
-
 def _zh_sentence_of(text: str, part: str) -> str:
-    """The whole sentence (to "。", "！", "？" or a line break) of ``text`` that holds ``part``."""
+    """The whole sentence (to "。", "！", "？" or a line break, not a decimal point) of ``text`` that holds ``part``."""
     at = text.find(part)
     if at < 0:
         return part
     start = max((m.end() for m in re.finditer(r"[。！？!?\n]", text[:at])), default=0)
     end = re.search(r"[。！？!?\n]", text[at + len(part) :])
     return text[start : at + len(part) + (end.start() if end else len(text))]
+
+
+def _clause_of(sentence: str, letter: str) -> str:
+    """The clause of a sentence that holds a letter ("腹外疝中最常见的是腹股沟斜疝（A）" of "…（A），但最易嵌顿的是股疝，选D")."""
+    return next((c for c in _CLAUSE_OF_TEXT.split(sentence) if re.search(r"(?<![A-Za-z])" + letter + r"(?![A-Za-z])", c)), sentence)
 
 
 #: a bracketed letter closing the reply's last sentence, a short one: "Wernicke encephalopathy. Give thiamine first (A)."
@@ -1731,7 +1726,7 @@ def _show(value: object) -> str:
 #: a lower-case letter after an answer label: "Answer: (c)" ending its line (not "The correct answer is a", cut off), or
 #: after 答案 anywhere ("综上，正确答案是 c。", "【答案】c")
 _LOWER_CASE_ANSWER = re.compile(
-    r"(?m:^)([ \t]*(?i:(?:final\s+|correct\s+)?answer)[ \t]*:[ \t]*[(\[]?)([a-e])(?=[)\]]?[ \t]*[.]?[ \t]*$)"
+    r"(?m:^)([ \t]*(?i:(?:final\s+|correct\s+)?answer)[ \t]*:[ \t]*[(\[]?)([a-e])(?=[)\]]?[ \t]*[.]?[ \t]*(?m:$))"
     r"|((?:正确|最终)?答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|选)?[ \t]*[:：]?[ \t]*[(（]?)([a-e])(?=[ \t]*(?:$|[)）。.，,;；!！\s]))"
 )
 

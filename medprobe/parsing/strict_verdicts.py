@@ -126,7 +126,7 @@ _SUBJECT = (
     r'(?i:"…"\s*is\s+|(?:the|this|that)\s+(?:(?:above|given|provided|following)\s+)?(?:statement|claim|sentence|assertion)(?:\s+(?:above|provided|given))?(?:\s*"…"\s*,?|\s*,\s*(?:which|that)\s+(?:says|states|claims)[^,.\n]{1,120},)?\s+is\s+'
     r"(?:(?:completely|entirely|definitely|therefore|thus)\s+)?|(?:this|that|it)(?:\s+one)?(?:'s|\s+is)\s+(?:(?:therefore|thus|still)\s+)?|I(?:\s+would|'d)\s+say\s+(?:it\s+is\s+|that\s+is\s+)?)"
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
-    r'|"…"\s*[-–—:：－]+\s*'
+    r'|"…"\s*[-–—:：]+\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
