@@ -376,6 +376,8 @@ _RECONSIDERED = re.compile(
     r"|(?:^|(?<=[，,。！？\n:：]))\s*(?:(?:因此|所以|故|综上(?:所述)?)[，,]?\s*)?(?:我的|本题(?:的)?|这道题(?:的)?|此题(?:的)?)?最终(?:的)?(?:答案|选择)"
     r"|(?:^|(?<=[\n。，,]))\s*(?:因此|所以)?(?:更正|纠正|修正)(?:一下)?\s*[:：]"
 )
+#: words one of ``_RECONSIDERED`` needs, looked for first: most replies have none, and the full patterns are slow to try
+_MAY_RECONSIDER = re.compile(r"(?i:reconsider|re-?think|correct|final)|最终|更正|纠正|修正")
 _KEPT = re.compile(
     r"\b(?i:(?:my|the)\s+answer\s+(?:stands|remains|is\s+still)|I(?:'ll|\s+will)\s+(?:stick|stay)\s+with|still\s+(?:the\s+)?(?:best|correct))\b"
     r"|仍然?(?:选|是)|答案不变|维持(?:原来的|原)?答案"
@@ -1546,23 +1548,25 @@ def _closing_option(text: str, option_texts: Mapping[str, str]) -> list[Statemen
 
 
 #: a reply ending with a comma and a letter: "幼年时甲状腺激素缺乏会导致侏儒症，A。"
-_CLOSING_COMMA_LETTER = re.compile(r"([^\n。，,；;]*)[，,][ \t]*([A-E])[ \t]*[。.!！]?\s*$")
+_CLOSING_COMMA_LETTER = re.compile(r"[，,][ \t]*([A-E])[ \t]*[。.!！]?\s*$")
 
 
 def _closing_comma_letter(text: str, option_texts: Mapping[str, str]) -> list[Statement]:
     """The letter closing a reply after a comma, with the clause before it naming options' texts: its own alone (read),
     or another's (the two disagree); nothing when the clause names none, or negates, sets aside or offers another."""
-    match = _CLOSING_COMMA_LETTER.search(text)
+    tail = len(text) - 12
+    match = _CLOSING_COMMA_LETTER.search(text, max(0, tail))  # only the reply's last characters can hold it
     if match is None:
         return []
-    clause, letter = clean_text(match.group(1)), match.group(2)
+    cut = max(text.rfind(mark, 0, match.start()) for mark in "\n。，,；;")
+    clause, letter = clean_text(text[cut + 1 : match.start()]), match.group(1)
     if re.search("不|非|排除|鉴别|误|或", clause):
         return []  # "…不是侏儒症，A。": the clause weighs, it does not name the answer
     named = {other for other, t in option_texts.items() if len(name := clean_text(t)) >= 2 and name in clause}
     named -= {other for other in named if any(clean_text(option_texts[other]) in clean_text(option_texts[o]) for o in named if o != other)}
     if not named:
         return []
-    sentence = sentence_at(text, match.start(2), match.end(2))
+    sentence = sentence_at(text, match.start(1), match.end(1))
     return [Statement(letter, LABELLED, sentence) if named == {letter} else Statement(None, LABELLED, sentence, f"{CONFLICT}: {letter} with the text of {min(named)}")]
 
 
@@ -1655,7 +1659,7 @@ def after_retraction(text: str, found: list[Statement]) -> list[Statement]:
     when nothing follows (then there is no answer). "Wait, let me reconsider." takes back only when an answer follows it
     and the reply does not keep its first ("my answer stands")."""
     last = max((m.end() for m in _RETRACTION.finditer(text)), default=-1)
-    weak = max((m.end() for m in _RECONSIDERED.finditer(text)), default=-1)
+    weak = max((m.end() for m in _RECONSIDERED.finditer(text)), default=-1) if _MAY_RECONSIDER.search(text) else -1
     if weak > last and not _KEPT.search(text, weak) and any(s.value is not None and _stands_after(text, s, weak) for s in found):
         last = weak
     return [s for s in found if _stands_after(text, s, last)]
