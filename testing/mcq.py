@@ -1,5 +1,6 @@
 """An MCQ as the reader's tests ask it: the answer format of a set of options and our question around a stem, written
-as medprobe's prompts write it ("Question: …\nOptions: A: …\tB: …\nAnswer:", or its Chinese form)."""
+as medprobe's prompts write it ("Question: …\nOptions: A: …\tB: …\nAnswer:", or its Chinese form); and our true/false
+question on a claim."""
 
 from __future__ import annotations
 
@@ -20,3 +21,8 @@ def question(stem: str, texts: dict[str, str]) -> str:
     """Our question around ``stem`` with its options, in the stem's language."""
     head, listed, answer = ("问题：", "选项：", "答案：") if _chinese(stem) else ("Question: ", "Options: ", "Answer:")
     return head + stem + "\n" + listed + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n" + answer
+
+
+def statement_question(claim: str) -> str:
+    """Our true/false question on a quoted claim, as medprobe's prompts write it."""
+    return f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:'

@@ -10,6 +10,7 @@ from medprobe.parsing.question_rules import asked_word
 from medprobe.parsing.reply_text import stem_of
 from medprobe.records import AnswerFormat
 from testing.mcq import option_format, question
+from testing.mcq import statement_question as _statement
 
 LUNG = {"A": "Small cell carcinoma", "B": "Adenocarcinoma", "C": "Large cell carcinoma", "D": "Squamous cell carcinoma", "E": "Carcinoid tumor"}
 SPUTUM = {"A": "铁锈色痰", "B": "砖红色胶冻样痰", "C": "黄绿色脓痰", "D": "粉红色泡沫痰", "E": "白色黏痰"}
@@ -19,6 +20,11 @@ ULCER = {"A": "上消化道出血", "B": "穿孔", "C": "幽门梗阻", "D": "�
 
 def _read(reply: str, texts: dict[str, str], stem: str | None) -> object:
     return read_strict(reply, option_format(texts), None if stem is None else question(stem, texts)).value
+
+
+def _allowed(expected: object) -> tuple:
+    """The readings a case allows: one, or (a tuple) any of a few ("C" or unread, never another letter)."""
+    return expected if isinstance(expected, tuple) else (expected,)
 
 
 EN_STEM = "A 64-year-old smoker has a central cavitating mass and hypercalcemia. Which type of lung cancer is most likely?"
@@ -68,10 +74,6 @@ def test_the_stem_is_our_question_without_its_options_and_label() -> None:
 
 
 TF = AnswerFormat(kind="true_false", options=[], option_texts={})
-
-
-def _statement(claim: str) -> str:
-    return f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:'
 
 
 @pytest.mark.parametrize(("reply", "claim", "expected"), [
@@ -611,7 +613,7 @@ PREGNANCY_BP = {"A": "拉贝洛尔", "B": "硝苯地平", "C": "甲基多巴", "
     (ECLAMPSIA, "子痫抽搐时最常用的药物是", "子痫时最先用的是硫酸镁，然后才是地西泮，故选C。", ("C",)),  # the letter's own text in its sentence
 ])
 def test_replies_written_against_the_round_22_rules(opts: dict, stem: str, reply: str, expected: tuple) -> None:
-    assert _read(reply, opts, stem) in expected
+    assert _read(reply, opts, stem) in _allowed(expected)
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [
@@ -652,7 +654,7 @@ PYELONEPHRITIS = {"A": "Acute pyelonephritis", "B": "Renal cell carcinoma", "C":
     (PYELONEPHRITIS, "What is the most likely diagnosis?", "Answer: A–Acute pyelonephritis", "A"),  # a dash after a lone capital
 ])
 def test_replies_written_against_the_round_23_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+    assert _read(reply, opts, stem) in _allowed(expected)
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [
@@ -696,7 +698,7 @@ DISSECTION = {"A": "Myocardial infarction", "B": "Aortic dissection", "C": "Pulm
     (DISSECTION, "What is the most likely diagnosis?", "A–a gradient: normal.\n\nAnswer: B. Aortic dissection", "B"),
 ])
 def test_replies_written_against_the_round_24_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+    assert _read(reply, opts, stem) in _allowed(expected)
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [
@@ -738,7 +740,7 @@ PREGNANCY_BP_NOT = "下列哪项不是妊娠期常用的降压药"
     (PREGNANCY_BP, PREGNANCY_BP_NOT, "答案：D\n\n解析：A、B、C都对，D卡托普利孕期禁用。", "D"),
 ])
 def test_replies_written_against_the_round_25_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
-    assert _read(reply, opts, stem) in (expected if isinstance(expected, tuple) else (expected,))
+    assert _read(reply, opts, stem) in _allowed(expected)
 
 
 @pytest.mark.parametrize(("claim", "reply", "expected"), [

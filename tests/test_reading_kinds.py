@@ -8,7 +8,7 @@ import pytest
 
 from medprobe.parsing.answers import jsonable, read_strict
 from medprobe.records import AnswerFormat
-from testing.mcq import option_format
+from testing.mcq import option_format, statement_question
 from testing.mcq import question as asked
 
 EN = {"A": "Hemolytic transfusion reaction", "B": "Iron deficiency anemia", "C": "Riboflavin", "D": "Cholesterol embolization", "E": "Dabigatran"}
@@ -256,7 +256,7 @@ def test_verdict_marks_and_json_fields(reply: str, expected: object) -> None:
 
 
 def test_a_verdict_headed_by_our_statement_quoted_answers_our_question() -> None:
-    question = 'Statement: "ACE inhibitors are safe in pregnancy." Is this statement true or false? Reply true or false.\nAnswer:'
+    question = statement_question("ACE inhibitors are safe in pregnancy.")
     ours = 'Statement: "ACE inhibitors are safe in pregnancy."\n\nThis is incorrect. They are fetotoxic.'
     assert read_strict(ours, TF_EN, question).value is False
     assert read_strict(ours.replace("This is incorrect", "This statement is inaccurate"), TF_EN, question).value is False
@@ -798,7 +798,7 @@ def test_chinese_loops_short_conclusions_paraphrased_conflicts_and_no_single_ans
 
 def test_our_statement_restated_after_the_prompts_instruction_line_is_answered() -> None:
     """A small model copies the prompt's first line, then our statement and its answer: it answers our statement."""
-    question = 'Statement: "Isoniazid treats gout." Is this statement true or false? Reply true or false.\nAnswer:'
+    question = statement_question("Isoniazid treats gout.")
     head = "Answer the medical questions below. Follow the solved examples and reply with the answer only.\n\n"
     assert read_strict(head + question + " false\n\n", TF_EN, question).value is False
     assert read_strict(head + "Two lines\nof text.\n\n" + question + " false", TF_EN, question).value is None
@@ -1567,7 +1567,7 @@ def test_chinese_b_ultrasound_shortened_texts_text_then_letter_and_longer_lists(
 def test_a_short_denied_word_ending_its_denial() -> None:
     claim = "IgM is the only immunoglobulin class that crosses the placenta."
     reply = "True — IgG, not IgM, is the only immunoglobulin class that crosses the placenta."
-    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value is None
+    assert read_strict(reply, TF_EN, statement_question(claim)).value is None
 
 
 def test_two_lines_calling_different_options_correct_close_on_no_answer() -> None:
@@ -1621,7 +1621,7 @@ def test_neither_entirely_true_nor_false_and_a_one_word_statement_field(reply: s
 
 def test_a_verdict_after_the_restated_statement_on_its_line() -> None:
     claim = "Anti-D immune globulin is given to Rh-negative pregnant women at 28 weeks."
-    ask = f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:'
+    ask = statement_question(claim)
     assert read_strict(f'Statement: "{claim}" - True.\n\nThis is routine antenatal care.', TF_EN, ask).value is True
     assert read_strict(f'Statement: "{claim}" — False.', TF_EN, ask).value is False
     assert read_strict('Statement: "Anti-D is never given in pregnancy." - True.', TF_EN, ask).value is None  # another statement
@@ -1681,7 +1681,7 @@ def test_chinese_corrections_facts_with_may_text_then_letter_and_the_stem_superl
      "Folate deficiency, by contrast, raises homocysteine but not methylmalonic acid.\n\nConclusion: the statement is true.", True),
 ])
 def test_a_true_that_says_the_opposite_and_denials_of_another_subject(claim: str, reply: str, expected: object) -> None:
-    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+    assert read_strict(reply, TF_EN, statement_question(claim)).value == expected
 
 
 HERNIA = {"A": "腹股沟斜疝", "B": "腹股沟直疝", "C": "脐疝", "D": "股疝", "E": "切口疝"}
@@ -1703,7 +1703,7 @@ def test_chinese_other_superlatives_likeliest_bracketed_options_and_three_accept
     ("Benzodiazepines are contraindicated in alcohol withdrawal.", "In most patients this statement is false. So it's not a simple true or false.", None),
 ])
 def test_not_entirely_accurate_and_not_a_simple_true_or_false(claim: str, reply: str, expected: object) -> None:
-    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+    assert read_strict(reply, TF_EN, statement_question(claim)).value == expected
 
 
 MENINGITIS = {"A": "CT coronary angiography", "B": "Vancomycin and ceftriaxone", "C": "Vancomycin, ceftriaxone, and ampicillin",
@@ -1727,7 +1727,7 @@ def test_lists_going_on_own_text_shortened_options_avoided_and_i_would_say(reply
     ("Aspirin should be avoided in children with viral illnesses.", "This statement is accurate. Acetaminophen should be used for children with viral illnesses instead of aspirin.", True),
 ])
 def test_single_quoted_statements_uncertain_facts_and_instead_of_an_avoided_subject(claim: str, reply: str, expected: object) -> None:
-    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value == expected
+    assert read_strict(reply, TF_EN, statement_question(claim)).value == expected
 
 
 BURNS = {"A": "9%", "B": "18%", "C": "27%", "D": "宫颈柱状上皮转变为鳞状上皮", "E": "肉芽组织转变为瘢痕组织"}
@@ -1767,4 +1767,4 @@ def test_a_lower_case_answer_with_a_line_after_it() -> None:
 def test_contrast_imaging_is_no_contrast_in_the_opposite_word_check() -> None:
     claim = "Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin."
     reply = "True. Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin on contrast imaging."
-    assert read_strict(reply, TF_EN, f'Statement: "{claim}" Is this statement true or false? Reply true or false.\nAnswer:').value is None
+    assert read_strict(reply, TF_EN, statement_question(claim)).value is None
