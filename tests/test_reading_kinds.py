@@ -1768,3 +1768,61 @@ def test_contrast_imaging_is_no_contrast_in_the_opposite_word_check() -> None:
     claim = "Fetal hemoglobin has a higher affinity for oxygen than adult hemoglobin."
     reply = "True. Fetal hemoglobin has a lower affinity for oxygen than adult hemoglobin on contrast imaging."
     assert read_strict(reply, TF_EN, statement_question(claim)).value is None
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    # the statement restated, a paragraph of analysis, then the answer label
+    ("Hypokalemia can cause U waves on an electrocardiogram.", 'Statement: "Hypokalemia can cause U waves on an electrocardiogram."\n\n'
+     "Analysis: Low potassium delays repolarization, so a U wave follows the T wave.\n\nAnswer: True", True),
+    ("The most common site of metastasis from prostate cancer is the liver.", 'Statement: "The most common site of metastasis from prostate '
+     'cancer is the liver."\n\nThis is wrong. Prostate cancer spreads to bone first.\n\nAnswer: False', False),
+    ("Serum ferritin is increased in iron deficiency.", 'Statement: "Serum ferritin is decreased in anemia of chronic disease."\n\nAnswer: True', None),
+    # "the statement that …", a clause of the reply's own with one word of ours in it
+    ("Ferritin is increased in iron deficiency anemia.", "- Ferritin reflects iron stores.\n- Stores are empty in iron deficiency.\n\n"
+     "Therefore, the statement that ferritin goes up is false.", False),
+    ("Anticoagulation alone is indicated for all patients with low-risk pulmonary embolism.", "Guidelines differ by risk class. "
+     "Hence the statement that anticoagulation is needed for every patient with PE is true.", True),
+    # a verdict alone closing the reply after its analysis
+    ("Type I hypersensitivity is mediated by IgE.", "Recall the four types:\n- Type I: IgE\n- Type IV: T cells\n\nThe statement matches type I. **True.**", True),
+    ("Type I hypersensitivity is mediated by IgE.", "1. True\n2. False", None),
+])
+def test_restated_statements_before_an_analysis_statements_that_and_a_closing_verdict(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, statement_question(claim)).value == expected
+
+
+ULCER = {"A": "Nasogastric decompression and observation", "B": "Upper endoscopy", "C": "Emergency laparotomy",
+         "D": "Testing for Helicobacter pylori", "E": "CT scan of the abdomen with oral contrast"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("A CT scan of the abdomen with oral contrast will show where the air is. The answer is E.", "E"),  # the article "A"
+    ("The answer is B. Upper endoscopy.\n\nWait, I apologize for the error. Endoscopy is contraindicated with free air; "
+     "the correct answer is C.", "C"),
+    ("For a patient this unstable, emergency laparotomy (C) is the treatment of choice.", "C"),
+    ("For a stable patient, endoscopy is the test of choice, but this patient needs emergency laparotomy.", None),
+])
+def test_article_a_before_another_option_apologies_that_retract_and_a_setting_before_of_choice(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(ULCER, "en"), asked("What is the most appropriate next step?", ULCER)).value == expected
+
+
+def test_the_diagnosis_is_most_likely_text_and_bracketed_option() -> None:
+    reply = "The diagnosis is most likely a hepatic abscess (option A), given the fever and the fluid-filled lesion."
+    assert read_strict(reply, option_format(LIVER, "zh"), asked("最可能的诊断是", LIVER)).value == "A"
+
+
+LIVER = {"A": "细菌性肝脓肿", "B": "CEA", "C": "AFP", "D": "痰涂片抗酸染色及结核分枝杆菌培养", "E": "胸部CT"}
+
+
+@pytest.mark.parametrize(("reply", "stem", "expected"), [
+    ("答案：B。甲胎蛋白（AFP）是原发性肝癌最常用的血清标志物。", "原发性肝癌最常用的血清肿瘤标志物是", None),  # explained as C
+    ("原发性肝癌最常用的血清标志物就是AFP。答案是B。", "原发性肝癌最常用的血清肿瘤标志物是", None),
+    ("答案：C。AFP是原发性肝癌最常用的血清标志物。", "原发性肝癌最常用的血清肿瘤标志物是", "C"),
+    ("答案：B。CEA主要用于结直肠癌的随访。", "原发性肝癌最常用的血清肿瘤标志物是", "B"),  # another fact, the stem not said again
+    ("首选痰结核菌检查（D）。培养是确诊的金标准。", "疑似肺结核时首选的检查是", "D"),
+    ("根据症状，最可能是细菌性肝脓肿，但也不能排除其他诊断，需要进一步检查，所以A或E。", "最可能的诊断是", None),
+    ("关键点：高热、寒战。\n\n诊断：A. 细菌性肝脓肿", "最可能的诊断是", "A"),
+])
+def test_chinese_explanations_answering_with_another_option_first_choice_letters_two_letters_and_a_diagnosis_label(
+    reply: str, stem: str, expected: object
+) -> None:
+    assert read_strict(reply, option_format(LIVER, "zh"), asked(stem, LIVER)).value == expected

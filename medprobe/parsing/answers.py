@@ -18,6 +18,7 @@ from medprobe.parsing.opposite_claims import says_the_opposite
 from medprobe.parsing.question_rules import (
     completes_stem,
     denies_statement,
+    explained_as_another,
     named_by_question,
     names_as_asked,
 )
@@ -107,6 +108,9 @@ def read_strict(reply: str | None, fmt: AnswerFormat, question: str | None = Non
         named = names_as_asked(text, fmt.option_texts, question)  # "选B。<text of C>可以鉴别…，是最有意义的检查"
         if named is not None and named != reading.value:
             return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet the reply calls {named} what our question asks for")
+        explained = explained_as_another(text, fmt.option_texts, question)  # "答案：A。<text of B>是原发性肝癌最常用的标志物"
+        if explained is not None and explained != reading.value:
+            return Reading(None, UNPARSED, f"{CONFLICT}: {reading.value}, yet its explanation answers our question with {explained}")
     if question is not None and fmt.kind == "true_false" and reading.value is True:
         return denies_statement(text, question) or says_the_opposite(text, question) or reading
     return reading

@@ -32,6 +32,10 @@ as a name alone; never for an option joining two things ("Oral antibiotics and d
 calling it what our stem asks for, in the stem's own words ("大剂量地塞米松抑制试验…，是最有意义的检查" to
 "…最有意义的检查是"). The reader sets it against a letter for another option: the reply contradicts itself.
 
+**A letter its explanation contradicts** (``explained_as_another``): a Chinese reply that is a bare letter and one
+explaining sentence ("答案：A。甲胎蛋白（AFP）是原发性肝癌最常用的标志物。"), where the sentence says our stem again beside
+another option's whole text and never the letter's own. The reply gives two answers, so it is unread.
+
 **A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
 extremities." to "Most emboli come from the upper extremities": the reply says "not" (or "rather than", "instead of")
 before words of our statement that the statement itself does not negate. It gives both verdicts, so it is unread. One
@@ -55,6 +59,7 @@ from medprobe.parsing.strict_letters import (
     ZH_CLAUSE,
     asked_superlative,
     asks_for_exception,
+    bigrams,
     clean_text,
     superlative,
 )
@@ -431,6 +436,41 @@ def names_as_asked(text: str, option_texts: Mapping[str, str], question: str) ->
             continue  # "…，但题目问的是最早出现的标志物", "虽是最有价值的检查，但…", "也是最常见的病原体之一"
         found |= {letter for letter, option in option_texts.items() if len(name := clean_text(option)) >= 2 and said.startswith(name)}
     return found.pop() if len(found) == 1 else None
+
+
+#: a bare Chinese answer letter: "答案：A", "选B", "C项" (with bold marks)
+_BARE_ANSWER = r"\**(?:(?:正确|最终)?答案|答|选)?\s*(?:是|为)?\s*[:：]?\s*\**([A-E])(?:项|选项)?\**"
+#: a reply opening with one ("答案：A。<explanation>"), or one sentence closed by one ("<explanation>。答案是A。")
+_OPENS_BARE = re.compile(r"\s*" + _BARE_ANSWER + r"\s*[。.]\s*([^。\n]*)")
+_CLOSES_BARE = re.compile(r"\s*([^。\n]+)。\s*" + _BARE_ANSWER + r"\s*[。.]?\s*$")
+#: the share of our stem's character pairs that a clause must say again to answer it, and the fewest pairs
+_STEM_SHARE, _STEM_PAIRS = 0.3, 3
+
+
+def explained_as_another(text: str, option_texts: Mapping[str, str], question: str) -> str | None:
+    """The option a Chinese reply's one explaining sentence answers our stem with, when the bare letter it gives is
+    another's ("答案：A。甲胎蛋白（AFP）是原发性肝癌最常用的标志物。" to "原发性肝癌最常用…的血清肿瘤标志物是" when AFP is B):
+    a clause of that sentence says a third of the stem's character pairs again beside exactly one option's whole text,
+    and the reply never writes the letter's own text. Options whose text lies inside another's are never counted
+    ("PPI+铋剂" inside "PPI+铋剂+两种抗生素"). Over the replies we wrote, no reply so explained gives the letter's option."""
+    found = _OPENS_BARE.match(text) or _CLOSES_BARE.match(text)
+    if found is None:
+        return None
+    letter, sentence = (found.group(1), found.group(2)) if found.re is _OPENS_BARE else (found.group(2), found.group(1))
+    texts = {key: name for key, option in option_texts.items() if len(name := clean_text(option)) >= 2}
+    if letter not in texts or texts[letter] in clean_text(text):
+        return None
+    alone = {key: name for key, name in texts.items() if not any(name != other and name in other for other in texts.values())}
+    stem = bigrams(stem_of(question))
+    named = set()
+    for clause in re.split(r"[，,；;：:]", clean_text(sentence)):
+        said = [key for key, name in alone.items() if name in clause]
+        if len(said) != 1 or said[0] == letter:
+            continue
+        shared = len(bigrams(clause.replace(alone[said[0]], "")) & stem)
+        if shared >= _STEM_PAIRS and shared >= _STEM_SHARE * len(stem):
+            named.add(said[0])
+    return named.pop() if len(named) == 1 else None
 
 
 #: "not" and the words it denies: "not the upper extremities", "rather than in liver failure"

@@ -230,9 +230,12 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     judged = None if label else _JUDGED_AFTER_QUOTE.match(text)
     if judged:  # 'Statement: "…" - True.': the verdict follows the quoted statement on its line
         return text[judged.end() :].strip(), _restates(text[: judged.start(1)], ours)
-    label = label or _PARAGRAPH.search(text)
+    paragraph = _PARAGRAPH.search(text)
+    label = label or paragraph
     asked = text[: label.start()] if label else text
-    return (text[label.start() :].strip() if label else ""), _restates(asked, ours)
+    # 'Statement: "…"', then a paragraph of analysis, then "Answer: True": the statement is the first paragraph
+    first = text[: paragraph.start()] if paragraph and paragraph.start() < len(asked) else asked
+    return (text[label.start() :].strip() if label else ""), _restates(asked, ours) or _restates(first, ours)
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
@@ -282,7 +285,7 @@ def quote_our_statement(text: str, question: str) -> str:
         rest = text[match.end() : sentence_end.start() if sentence_end else len(text)]
         for cut in reversed([m.start() for m in _IS_AFTER.finditer(rest)]):
             clause = _plain(rest[:cut])
-            if len(clause) >= 12 and clause in ours:
+            if len(clause) >= 12 and len(clause.split()) >= 3 and clause in ours:  # a clause, not one word of ours
                 text = text[: match.end() - len("that ")].rstrip() + f' "{rest[:cut]}"' + text[match.end() + cut :]
                 break
     return text

@@ -78,7 +78,7 @@ _ASKED_IS = _asked_is(_MOST_ASKED, ("best", "correct"))
 #: superlative may ask it ("the most serious adverse effect … is lactic acidosis (option B)")
 _ASKED_TEXT_LETTER = re.compile(
     r"(?:" + _asked_is((*_MOST_ASKED, "serious", "common", "frequent", "dangerous", "useful", "accurate"), ("best", "safest", "preferred", "correct"))
-    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|" + _DIAGNOSIS_LABEL + r":\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?i:(?:next\s+)?(?:step|treatment|therapy|pharmacotherapy|management|drug|medication|agent|test|investigation|choice))\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
+    + r"|\b(?i:I(?:\s+would|'d)?\s+recommend)\s+|" + _DIAGNOSIS_LABEL + r":\s*|\b(?i:most\s+appropriate|best|first-line)\s+(?i:(?:next\s+)?(?:step|treatment|therapy|pharmacotherapy|management|drug|medication|agent|test|investigation|choice))\s*:\s*|\b(?i:the\s+(?:correct\s+|best\s+|final\s+)?answer\s+is)\s+|\b(?i:the\s+diagnosis\s+is\s+most\s+likely)\s+)(?i:(?:the|an?)\s+)?((?:[^\n.;!?()]|\.(?=\d))+?)\s*(?<![A-Za-z0-9])\(\s*(?:(?i:option|choice)\s*)?([A-E])\s*\)"
 )
 #: words that bring in more options than the one bracketed: another letter, "both", "either"
 _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b")
@@ -86,7 +86,7 @@ _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b
 _ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?\s*([^\n。;；（()）]{1,60}?)\s*[（(]\s*([A-E])\s*项?\s*[)）]")
 #: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
-_ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
+_ASKED_TEXT_LETTER_ZH = re.compile(r"(?:最[^\n。；;!?！？]{0,20}?(?:是|为)|(?<![不非])首选)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
@@ -168,7 +168,7 @@ _LABELLED_LETTER = tuple(
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[。！？\n\s]))答\s*:\s*" + _ITEM + r"(?=\s*(?:[。.!！]|$))",  # "…常见于右心衰竭。答：B" (not "答：A是氨基糖苷类")
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
-        r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
+        r"(?:^|\n)\s*(?:答|结论|(?:最终|初步)?诊断)\s*:\s*" + _ITEM,
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
         r"(?:故|所以|因此)(?:应)?答\s*" + _ITEM,
         r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))(?![，,]\s*(?:因此|所以|故)?\s*不选)",  # not "对应选项A，因此不选"
@@ -188,6 +188,8 @@ _LABELLED_LETTER = tuple(
         r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
         # a conclusion whose verb names a letter ending its clause: "所以特异性最高的是C。", "综上，最有意义的鉴别点是D。"
         r"(?:所以|因此|故|综上所述|综上|由此可见)[，,]?[^\n。；;!?！？]{0,24}?(?<![不非])(?:是|为|对应)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!；;，,]))",
+        # "…需要查心肌酶谱后才能确定，所以A或B。": a conclusion giving two letters (read as several)
+        r"(?:所以|因此|故|综上)[，,]?\s*" + _ITEM + r"(?=\s*(?:或者?|/)\s*[A-E]\s*[。.!！]?\s*$)",
         # "本题选项中只有C是禁忌证": the one option that fits
         r"只有\s*" + _ITEM + r"\s*(?:项|选项)?\s*(?:是|为|符合|正确|对)",
         # "答案可能是A", "the answer could be C": a letter given with a hedge (the hedge leaves it unread)
@@ -336,6 +338,9 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
     # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice", "<text> is
     # the first-line vasopressor", "<text> should be given first"
+    # after a setting, only "of choice" and no turn: "For seizure prophylaxis, magnesium sulfate (E) is the agent of choice"
+    re.compile(r"(?:^|[.!?;:]\s*)(?i:for|in)\s[^\n.!?;:,]{1,60},\s*(?i:the\s+)?([^\n.!?;:,]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?of\s+choice)\b"
+               r"(?![^.\n]*\b(?i:but|however|although|though)\b)"),
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+"
                r"|is\s+the\s+(?:first-line|first\s+line|preferred|recommended)\b|should\s+be\s+(?:given|started|used|administered)(?:\s+first)?\b)"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
@@ -361,6 +366,7 @@ _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
+    r"|\b(?i:I\s+apologi[sz]e\s+for\s+(?:the|my|that)\s+(?:earlier\s+|previous\s+)?(?:error|mistake))\b"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
     r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:答案|选)\s*(?:是|为)?\s*[:：]?\s*[A-E][。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄|看|算)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
 )
@@ -561,6 +567,8 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
+        if letter == "A" and re.match(r" \w", rest):
+            return None  # the article again: "A CT scan of the abdomen … The answer is E."
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
@@ -604,14 +612,14 @@ def _own_in_other_words_zh(rest: str, letter: str, option_texts: Mapping[str, st
     clause of a walk, "选项A（结核性腹膜炎）：…与本例不符", nor a judgement: "A 阿托品不行", "C 地西泮 ✗", "A 阿托品，也可以")."""
     line = rest.split("\n", 1)[0].strip(" \t.。")
     name, _, aside = re.sub(r"\s*(?:[，,]|——|—)\s*", "，", line).partition("，")
-    own = _bigrams(option_texts.get(letter, ""))
-    said = _bigrams(name)
+    own = bigrams(option_texts.get(letter, ""))
+    said = bigrams(name)
     if aside and (_ASIDE_OFFERS.search(aside) or re.search(r"[\n。！？!?]", rest.strip().rstrip("。.！!"))):
         return False  # "A 立位腹平片，只能发现穿孔\nE …", "A 立位腹平片，或者E": a walk, a doubt, another option
     if (not own or _JUDGED_ZH.search(name) or _JUDGED_ZH.search(aside) or len(aside) > 20 or len(name) > len(option_texts[letter]) + 6
             or len(own & said) < max(2, len(own) / 3, 0.6 * len(said))):
         return False
-    return not any((_bigrams(t) - own) & _bigrams(line) for other, t in option_texts.items() if other != letter)
+    return not any((bigrams(t) - own) & bigrams(line) for other, t in option_texts.items() if other != letter)
 
 
 def _by_bare_text(span: str, option_texts: Mapping[str, str]) -> str | None:
@@ -823,7 +831,7 @@ def _avoided(window: str, option: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _bigrams(text: str) -> frozenset[str]:
+def bigrams(text: str) -> frozenset[str]:
     """The pairs of neighbouring characters of a Chinese text, its own words' stand-in ("立位腹平片" → 立位, 位腹, 腹平, 平片)."""
     folded = re.sub(r"\s+", "", clean_text(text))
     return frozenset(folded[i : i + 2] for i in range(len(folded) - 1) if CJK.search(folded[i : i + 2]))
@@ -837,14 +845,14 @@ def _explained_as_other_zh(clause: str, letter: str, option_texts: Mapping[str, 
     has. Nothing when the clause sets it aside."""
     if re.search(_ZH_SET_ASIDE, clause):
         return None
-    said = _bigrams(clause)
-    own = _bigrams(option_texts.get(letter, ""))
+    said = bigrams(clause)
+    own = bigrams(option_texts.get(letter, ""))
     fits = {other: len(pairs & said) / len(pairs) for other, t in option_texts.items()
-            if other != letter and len(pairs := _bigrams(t)) >= 3 and len(pairs & said) >= max(3, 0.4 * len(pairs))}
+            if other != letter and len(pairs := bigrams(t)) >= 3 and len(pairs & said) >= max(3, 0.4 * len(pairs))}
     best = [other for other, share in fits.items() if share == max(fits.values(), default=0)]
     if len(best) != 1:
         return None
-    other = _bigrams(option_texts[best[0]])
+    other = bigrams(option_texts[best[0]])
     # "正确答案是B，新月体主要是由肾小球囊壁层上皮细胞增生形成的" when A is 肾小球球囊壁层… and B 肾小球脏层…: the words the
     # two share say nothing; what is A's own (囊壁, 壁层) is said, and nothing of B's own (脏层)
     told_apart = len((other - own) & said) >= 2 and not (own - other) & said
@@ -1604,7 +1612,7 @@ def _glossed_answer(text: str, option_texts: Mapping[str, str]) -> list[Statemen
     for m in _ASKED_GLOSSED.finditer(text):
         gloss, own = m.group(2), option_texts.get(m.group(1), "")
         words = {w for w in re.findall(r"[a-z]{4,}", clean_text(gloss))} & {w for w in re.findall(r"[a-z]{4,}", clean_text(own))}
-        if not _GLOSS_OFFERS_MORE.search(gloss) and (len(_bigrams(gloss) & _bigrams(own)) >= 2 or words) and not _IF_AFTER.match(text, m.end()):
+        if not _GLOSS_OFFERS_MORE.search(gloss) and (len(bigrams(gloss) & bigrams(own)) >= 2 or words) and not _IF_AFTER.match(text, m.end()):
             found.append(_letter_statement(text, m, option_texts, LABELLED))
     return found
 

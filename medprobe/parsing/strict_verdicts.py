@@ -128,6 +128,7 @@ _SUBJECT = (
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]+\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
+    r"|(?i:the\s+(?:statement|claim|assertion)\s+that\s+[^.\n]{1,200}\s+is\s+)"  # "the statement that TIBC is decreased is false"
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
@@ -161,6 +162,9 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
         later = word.match(text, _MARKED.match(text, segment.end()).end() if marked_lines else segment.end())
         if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{CHECK_MARKS}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
+    closing = re.search(rf"(?<=\D[.!。！])[ \t]+{_MARKED.pattern}(?:{word.pattern})[ \t]*[.!。！]?[ \t]*$", text)
+    if closing and not start:  # "… correctly describes type I hypersensitivity. True.": the reply's last sentence (not "2. False")
+        found.append(Statement(_value(closing), LEADING, sentence_at(text, closing.start(), closing.end())))
     if start:
         rest = text[start.end() :]
         first_line = text.split("\n", 1)[0]
