@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-80", "en-81", "en-82", "en-83", "zh-82", "zh-83", "zh-84", "zh-85"})
+UNSEEN = frozenset({"en-84", "en-85", "en-86", "en-87", "zh-86", "zh-87", "zh-88", "zh-89"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
