@@ -1779,9 +1779,10 @@ def test_contrast_imaging_is_no_contrast_in_the_opposite_word_check() -> None:
     ("Serum ferritin is increased in iron deficiency.", 'Statement: "Serum ferritin is decreased in anemia of chronic disease."\n\nAnswer: True', None),
     # "the statement that …", a clause of the reply's own with one word of ours in it
     ("Ferritin is increased in iron deficiency anemia.", "- Ferritin reflects iron stores.\n- Stores are empty in iron deficiency.\n\n"
-     "Therefore, the statement that ferritin goes up is false.", False),
+     "Therefore, the statement that ferritin is increased is false.", False),
+    ("Ferritin is increased in iron deficiency anemia.", "Therefore, the statement that ferritin goes up is false.", None),  # other words
     ("Anticoagulation alone is indicated for all patients with low-risk pulmonary embolism.", "Guidelines differ by risk class. "
-     "Hence the statement that anticoagulation is needed for every patient with PE is true.", True),
+     "Hence the statement that anticoagulation alone is indicated for all PE patients is true.", True),
     # a verdict alone closing the reply after its analysis
     ("Type I hypersensitivity is mediated by IgE.", "Recall the four types:\n- Type I: IgE\n- Type IV: T cells\n\nThe statement matches type I. **True.**", True),
     ("Type I hypersensitivity is mediated by IgE.", "1. True\n2. False", None),
@@ -1826,3 +1827,45 @@ def test_chinese_explanations_answering_with_another_option_first_choice_letters
     reply: str, stem: str, expected: object
 ) -> None:
     assert read_strict(reply, option_format(LIVER, "zh"), asked(stem, LIVER)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("The radial nerve innervates the triceps.", "**Statement:** The radial nerve innervates the triceps.\n**Verdict:** ✅ True\n"
+     "**Reason:** All three heads are supplied by it.", True),
+    ("Infection is the leading cause of death on dialysis.", "Both matter a great deal. So the statement is true and false at the same time.", None),
+    ("Basal cell carcinoma commonly metastasizes.", '{"step_by_step_thinking": "Spread is very rare, so the statement that it commonly '
+     'metastasizes is incorrect.", "answer": "False"}', False),  # our statement quoted inside a JSON string: still JSON
+])
+def test_a_statement_line_before_its_verdict_true_and_false_together_and_quotes_inside_json(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF_EN, statement_question(claim)).value == expected
+
+
+DIGOXIN = {"A": "Intravenous calcium gluconate", "B": "Transcutaneous pacing", "C": "Digoxin-specific antibody fragments",
+           "D": "Hemodialysis", "E": "Common fibular (peroneal) nerve block"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Give calcium (A) for the potassium and the antibody fragments (C) for the digoxin. So the best treatment is a combination of A and C.", None),
+    ("The antibody fragments bind free digoxin.\n\nAnswer: B (common fibular nerve block)", None),  # the gloss is E's text
+    ("Digoxin toxicity with bradycardia.\n\nThe treatment options include:\n\nA. Intravenous calcium gluconate - this is used for", None),
+    ("The most appropriate next step is to give digoxin-specific antibody fragments.", "C"),
+    ("The answer is C. Strictly speaking, D is also correct.", None),
+    ("The answer is C. D is also correct but less specific.", "C"),
+])
+def test_combinations_glossed_letters_announced_option_lists_steps_to_take_and_options_also_right(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(DIGOXIN, "en"), asked("What is the most appropriate treatment?", DIGOXIN)).value == expected
+
+
+ULCER_ZH = {"A": "穿孔", "B": "上消化道出血", "C": "髓袢降支细段", "D": "髓袢升支粗段", "E": "丙戊酸钠"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("最常见并发症：上消化道出血（B）。", "B"),
+    ("Bleeding is the usual complication，也就是选项B。", "B"),
+    ("**诊断**：儿童失神癫痫\n**首选药物**：E. 丙戊酸钠", "E"),
+    ("C和D都属于髓袢，但呋塞米作用于升支粗段，选D。", "D"),
+    ("所以答案是B。不过也有教材认为穿孔更常见，严格来说A也对。", None),
+    ("所以答案是B。A也对，但不是最常见的。", "B"),
+])
+def test_chinese_colon_labels_that_is_option_two_letters_described_and_another_option_also_right(reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(ULCER_ZH, "zh"), asked("下列最常见的是", ULCER_ZH)).value == expected

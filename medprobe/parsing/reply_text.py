@@ -230,12 +230,15 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     judged = None if label else _JUDGED_AFTER_QUOTE.match(text)
     if judged:  # 'Statement: "…" - True.': the verdict follows the quoted statement on its line
         return text[judged.end() :].strip(), _restates(text[: judged.start(1)], ours)
-    paragraph = _PARAGRAPH.search(text)
-    label = label or paragraph
+    label = label or _PARAGRAPH.search(text)
     asked = text[: label.start()] if label else text
-    # 'Statement: "…"', then a paragraph of analysis, then "Answer: True": the statement is the first paragraph
-    first = text[: paragraph.start()] if paragraph and paragraph.start() < len(asked) else asked
-    return (text[label.start() :].strip() if label else ""), _restates(asked, ours) or _restates(first, ours)
+    if _restates(asked, ours):
+        return (text[label.start() :].strip() if label else ""), True
+    # 'Statement: "…"' on a line or paragraph of its own, then an analysis and "Answer: True", or "Verdict: ✅ True"
+    for head in (_PARAGRAPH.split(asked, 1)[0], asked.split("\n", 1)[0]):
+        if len(head) < len(asked) and _restates(head, ours):
+            return (text[label.start() :] if label else text[len(head) :]).strip(), True
+    return (text[label.start() :].strip() if label else ""), False
 
 
 #: without an "Answer:" label, a restated question ends with its paragraph
@@ -275,17 +278,25 @@ _STATEMENT_THAT = re.compile(r"\b(?i:statement|claim|assertion)\s+that\s+")
 _IS_AFTER = re.compile(r"\s+(?i:is|was)\b")
 
 
+def _mostly_ours(clause: str, ours: str) -> bool:
+    """Whether a clause after "the statement that" is ours in fewer words: two thirds of its words are ours and it says
+    "not" just where ours does ("the statement that TIBC is decreased" for "TIBC is decreased in iron deficiency")."""
+    words, their = _WORDS.findall(clause), set(_WORDS.findall(ours))
+    return sum(word in their for word in words) >= 2 * len(words) / 3 and (set(words) & _NEGATIONS) == (their & _NEGATIONS)
+
+
 def quote_our_statement(text: str, question: str) -> str:
     """"The statement that <our statement> is not accurate": our statement written out after "statement that"
     is put in quotes, so that the verdict reads as one on "…" (the longest clause before "is" that our
-    question holds; a clause of the reply's own, "the statement that the test is accurate", stays as it is)."""
+    question holds, or says in fewer words; a clause of the reply's own, "the statement that the test is accurate", stays
+    as it is). The quotes are curly ones, so that a reply written as JSON stays JSON."""
     ours = _plain(question)
     for match in reversed(list(_STATEMENT_THAT.finditer(text))):
         sentence_end = _SENTENCE_END.search(text, match.end())
         rest = text[match.end() : sentence_end.start() if sentence_end else len(text)]
         for cut in reversed([m.start() for m in _IS_AFTER.finditer(rest)]):
             clause = _plain(rest[:cut])
-            if len(clause) >= 12 and len(clause.split()) >= 3 and clause in ours:  # a clause, not one word of ours
-                text = text[: match.end() - len("that ")].rstrip() + f' "{rest[:cut]}"' + text[match.end() + cut :]
+            if len(clause) >= 12 and len(clause.split()) >= 3 and (clause in ours or _mostly_ours(clause, ours)):  # a clause, not one word
+                text = text[: match.end() - len("that ")].rstrip() + f" “{rest[:cut]}”" + text[match.end() + cut :]
                 break
     return text

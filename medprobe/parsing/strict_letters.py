@@ -86,7 +86,7 @@ _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b
 _ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?\s*([^\n。;；（()）]{1,60}?)\s*[（(]\s*([A-E])\s*项?\s*[)）]")
 #: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
-_ASKED_TEXT_LETTER_ZH = re.compile(r"(?:最[^\n。；;!?！？]{0,20}?(?:是|为)|(?<![不非])首选)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
+_ASKED_TEXT_LETTER_ZH = re.compile(r"(?:最[^\n。；;!?！？]{0,20}?(?:是|为)|最[\u4e00-\u9fff]{1,8}[:：]|(?<![不非])首选)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
@@ -132,7 +132,7 @@ _LABELLED_LETTER = tuple(
         r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?i:this|that|which|it)(?:\s+[\w-]+){0,2}?\s+(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
-        r"(?<![(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
+        r"(?<![(（])(?:即|也就是)(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
         # "Options A, B, and D are all correct": several options named together (read as several)
         r"\b(?i:options|choices)\s+" + _ITEM + r"(?=(?:\s*(?:,|and|or|&)\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z]))+\s+(?i:are|could|may|might|would|can)\s+"
         r"(?:(?i:all|both|each)\s+)?(?i:be\s+)?(?i:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-]))",
@@ -182,7 +182,7 @@ _LABELLED_LETTER = tuple(
         # "误认为A选项正确", nor "有人认为是A项")
         r"(?<![不非认因以作成称为])(?:是|为)\s*([A-E])\s*(?:选项|项)(?![的中])",
         # "最可能的诊断：D. 右侧自发性气胸": what the question asks, by its superlative, as a label
-        r"最[^\n。；;，,:]{0,12}?(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
+        r"(?:最[^\n。；;，,:]{0,12}?|(?m:^)[ \t]*首选)(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
         # a sentence ending the reply that names a letter as what the question asks: "……特异性最高的是C。"
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
@@ -210,6 +210,7 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
         r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
+        r"\b(?i:combination\s+of)\s+(?:(?i:options?|choices?)\s+)?" + _ITEM + r"(?=\s*(?:(?i:and|plus)|&|\+)\s*[A-E](?![A-Za-z0-9]))",  # "a combination of A and C"
         _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|would)\s+(?:both|each|all|be)|both(?!\s+(?:have|has|had|show|shows|cause|causes|lack|lacks|describe|describes|involve|involves)\b)|are\s+(?:both|correct|right)"
         r"|are\s+(?:all|each)\s+(?:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-])))",
     )
@@ -317,6 +318,7 @@ _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-
 _WALK_ANNOUNCED = re.compile(
     r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
     r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b"
+    r"|\b(?:treatment\s+|answer\s+|possible\s+)?(?:options|choices)\s+(?:include|are)"  # "The treatment options include:"
     r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项|逐项(?:进行)?(?:分析|看|评价|讨论))[^\n]*[:：][ \t]*$",
     re.MULTILINE,
 )
@@ -393,7 +395,8 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote|defect|vasopressor|agent|enzyme|gene|nerve|artery|structure|complication)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:in\s+)?(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote|defect|vasopressor|agent|enzyme|gene|nerve|artery|structure|complication)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:in\s+)?"
+               r"(?i:to\s+(?:start|give|begin|administer|prescribe|perform|obtain|order)\s+)?(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),  # "is to start <text>"
     re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
     # "答：染色体核型分析。", "主要是Na+内流。", "所以选择出血。"
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
@@ -564,6 +567,8 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
         clean_text(t).split()[:3] == own.split()[:3] for other, t in option_texts.items() if other != letter
     ):
         return Statement(letter, LEADING, first_line)  # "A. Emergent coronary angiography with PCI — …": its own text, shortened
+    if re.match(r"\s*[和与及、,，]\s*[A-E]\s*(?:都|均)(?:属于|位于|作用于)", rest):
+        return None  # "D和E都属于髓袢，但…选E": the two described, neither given
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
@@ -637,7 +642,9 @@ def _text_after(text: str, end: int, letter: str, option_texts: Mapping[str, str
     rest = _UNTIL_SENTENCE_END.match(text, join.end() if join else end)
     span = rest.group(0).strip() if rest else ""
     span = span[:-1] if span.endswith(")") and span.count(")") > span.count("(") else span  # "C (text)": not the text's own ")"
-    named = option_by_text(span, option_texts) or _by_bare_text(span, option_texts) if span else None
+    if re.fullmatch(r"\([^()]+\)", span):
+        span = span[1:-1]  # "Answer: B (common fibular nerve)" when that nerve is E
+    named = (option_by_text(span, option_texts) or _by_bare_text(span, option_texts) or _whole_text(span, option_texts)) if span else None
     if named is None and span:
         named = _other_text_in(_first_clause(span), letter, option_texts, rest=span)
     return named if named is not None and named != letter else None
@@ -793,7 +800,7 @@ def _explained_as_other(text: str, end: int, letter: str, option_texts: Mapping[
     ("The answer is B. ACE inhibitors decrease the degradation of bradykinin" when B is "Increased aldosterone
     secretion" and D "Decreased degradation of bradykinin"): every content word of that option and not all of the
     letter's own. Nothing when the sentence sets the option aside ("unlike …") or fits several options."""
-    window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])
+    window = " ".join(_TEXT_SENTENCE_BREAK.split(text[end:], 2)[:2])  # the letter's own paragraph: a blank line ends it
     if _SETS_ASIDE_WHILE.search(window):
         return None
     if CJK.search(option_texts.get(letter, "")):
@@ -1184,6 +1191,27 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     return text
 
 
+#: another option accepted too: "严格来说C也对", "C也是正确的", "Strictly speaking, C is also correct" (not "C也对，但不是最佳")
+_ALSO_RIGHT = re.compile(
+    r"(?:(?<![A-Za-z])([A-E])\s*(?:项|选项)?\s*也(?:是)?(?:对|正确|可以|可选)|\b(?:(?i:option|choice)\s+)?([A-E])\s+(?i:is|would\s+be)\s+(?i:also)\s+(?i:correct|right|acceptable))"
+    r"(?![^。.\n]*(?:但|不过|然而|(?i:but|though|however))[^。.\n]*(?:不是|不如|次|最|(?i:not|less|best)))"
+)
+
+
+def _also_right_after(text: str, labelled: Sequence[Statement]) -> list[Statement]:
+    """Other options the reply accepts too after its last answer ("所以答案是A。……严格来说C也对。"): each one more answer, so
+    the reply gives two. Said before the answer, while the options are weighed, such words judge an option and answer nothing."""
+    answers = [text.rfind(s.sentence) + len(s.sentence) for s in labelled if s.value is not None]
+    if not answers:
+        return []
+    given = {str(s.value) for s in labelled if s.value is not None}
+    return [
+        Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
+        for match in _ALSO_RIGHT.finditer(text, max(answers))
+        if (letter := match.group(1) or match.group(2)) not in given
+    ]
+
+
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.",
     "A 艾滋病：乙类\nB 流行性感冒：丙类\nC …")."""
@@ -1375,6 +1403,7 @@ def letter_statements(
     if answered_at >= 0:  # "答案：C …\nA、B均为被动转运": after the answer, a line grouping other options describes them
         labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence) or text.find(s.sentence) < answered_at
                     or re.search("正确|答案|对|可以|可选", s.sentence)]
+    labelled += _also_right_after(text, labelled)
     judging = [s for s in _labelled(text, option_texts, exclude_before, _JUDGING_LETTER) if not _WEIGHED_ZH.search(s.sentence)]
     walk = walks_through_options(text)
     if labelled and (judging or walk):

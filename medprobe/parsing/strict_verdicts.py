@@ -128,7 +128,6 @@ _SUBJECT = (
     r'|(?:该|这个|这一|此|上述|以上)?(?:说法|陈述|表述|命题|这句话)\s*(?:"…"\s*)?(?:是|为)?\s*|"…"\s*(?:这(?:个|一)?(?:说法|陈述)?)?(?:是|为)\s*'
     r'|"…"\s*[-–—:：]+\s*'
     r"|(?m:^)[ \t]*(?i:statement|claim)\s+is\s+"
-    r"|(?i:the\s+(?:statement|claim|assertion)\s+that\s+[^.\n]{1,200}\s+is\s+)"  # "the statement that TIBC is decreased is false"
 )
 #: where another verdict may open a segment of the reply: a new line, or " / " between two verdicts
 _SEGMENT = re.compile(r"\n\s*|\s/\s*")
@@ -211,6 +210,9 @@ def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) ->
     part"): the reply gives both. A verdict word used as an adjective ("rather than true weakness") is none."""
     sentence = sentence_at(text, match.start(), match.end())
     rest = sentence[sentence.find(match.group(0)) + len(match.group(0)) :]
+    joined = re.match(r"\s*(?i:and|&|以及|和|又)\s*", rest)  # "the statement is true and false at the same time"
+    if joined and (opposite := word.match(rest, joined.end())) and _value(opposite) != _value(match):
+        return True
     for turn in _BUT.finditer(rest):
         if _NOT_QUALIFIED.match(rest, turn.end()):
             return True
