@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-84", "en-85", "en-86", "en-87", "zh-86", "zh-87", "zh-88", "zh-89"})
+UNSEEN = frozenset({"en-88", "en-89", "en-90", "en-91", "zh-90", "zh-91", "zh-92", "zh-93"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
