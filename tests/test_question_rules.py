@@ -758,3 +758,66 @@ def test_replies_written_against_the_round_25_rules(opts: dict, stem: str, reply
 ])
 def test_true_false_replies_written_against_the_round_25_rules(claim: str, reply: str, expected: object) -> None:
     assert read_strict(reply, TF, _statement(claim)).value == expected
+
+
+@pytest.mark.parametrize(("claim", "reply", "expected"), [
+    ("Asymptomatic bacteriuria in non-pregnant women does not require antibiotic treatment.",
+     "The statement is true and no antibiotics are needed unless the patient is pregnant or about to undergo a urologic procedure.", True),
+    ("Serum ferritin is increased in iron deficiency anemia.", "The statement is false.\n\nBreaking it down:\n- Ferritin is increased in iron "
+     "deficiency anemia. False, it is decreased.\n- Ferritin is an acute-phase reactant and can be raised by inflammation. True.", False),
+    ("Vitamin K is given to reverse the effect of heparin.", "Heparin is reversed with protamine sulfate. The statement that vitamin K is given "
+     "to reverse warfarin is correct; vitamin K has no role for heparin.", (None, False)),
+    ("The radial nerve innervates the triceps brachii.", "**Statement:** The radial nerve innervates the triceps brachii.\n**Verdict:** ✅ True\n\n"
+     "**Explanation:** All three heads are supplied by the radial nerve.", True),
+])
+def test_true_false_replies_written_against_the_round_28_rules(claim: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, TF, _statement(claim)).value in _allowed(expected)
+
+
+PERFORATION = {"A": "Nasogastric decompression and observation", "B": "Upper endoscopy", "C": "Emergency laparotomy",
+               "D": "Testing for Helicobacter pylori", "E": "CT scan of the abdomen with oral contrast"}
+PREGNANCY_HTN = {"A": "Lisinopril", "B": "Labetalol", "C": "Hydrochlorothiazide", "D": "Losartan", "E": "Spironolactone"}
+LIVER_LESION = {"A": "Pyogenic liver abscess", "B": "Amebic liver abscess", "C": "Hepatocellular carcinoma", "D": "Hydatid cyst", "E": "Simple hepatic cyst"}
+DIABETES = {"A": "Metformin", "B": "Insulin glargine", "C": "Glipizide", "D": "Metformin plus glipizide", "E": "Lifestyle modification alone"}
+DIGOXIN_TX = {"A": "Intravenous calcium gluconate", "B": "Transcutaneous pacing", "C": "Digoxin-specific antibody fragments",
+              "D": "Hemodialysis", "E": "Atropine"}
+PANCREATITIS = {"A": "急性胰腺炎", "B": "急性胆囊炎", "C": "胆总管结石", "D": "消化性溃疡穿孔", "E": "急性心肌梗死"}
+LYMPHOMA = {"A": "弥漫大B细胞淋巴瘤", "B": "霍奇金淋巴瘤", "C": "伯基特淋巴瘤", "D": "滤泡性淋巴瘤", "E": "急性淋巴细胞白血病"}
+THYROID = {"A": "甲巯咪唑", "B": "丙硫氧嘧啶", "C": "复方碘溶液", "D": "普萘洛尔", "E": "放射性碘治疗"}
+ULCER_STEPS = {"A": "急诊胃镜", "B": "腹部立位X线平片", "C": "剖腹探查", "D": "静脉用质子泵抑制剂", "E": "输血"}
+CAUSES = {"A": "胆石症", "B": "大量饮酒", "C": "高甘油三酯血症", "D": "ERCP术后", "E": "暴饮暴食"}
+NEPHROTIC = {"A": "大量蛋白尿", "B": "低白蛋白血症", "C": "水肿", "D": "肉眼血尿", "E": "高脂血症"}
+OSTEOPOROSIS = {"A": "双膦酸盐", "B": "钙剂+维生素D", "C": "雌激素替代治疗", "D": "降钙素", "E": "甲状旁腺激素类似物"}
+PREGNANT_THYROID = "妊娠早期合并甲亢，首选的药物是"
+
+
+@pytest.mark.parametrize(("opts", "stem", "reply", "expected"), [
+    (PREGNANCY_HTN, "Which medication is most appropriate in pregnancy?", "For a non-pregnant patient with diabetes, lisinopril is the drug of "
+     "choice. In pregnancy, however, ACE inhibitors are teratogenic, and labetalol is the preferred agent.", (None, "B")),
+    (PERFORATION, "What is the most appropriate next step?", "**A** Emergency laparotomy\n\nFree air means a perforated viscus.", None),
+    (PERFORATION, "What is the most appropriate next step?", "Answer: C. Emergency laparotomy.\n\nI apologize for the error in my reasoning "
+     "above where I mentioned endoscopy; with free air, surgery is the right choice.", "C"),
+    (LIVER_LESION, "What is the most likely diagnosis?", "If he had diabetes or biliary disease, the diagnosis is most likely a pyogenic liver "
+     "abscess (A). With recent travel to Mexico, an amebic liver abscess is more likely.\n\nAnswer: B", "B"),
+    (PERFORATION, "What is the most appropriate next step?", "The usual next step for upper GI bleeding is to perform upper endoscopy. This "
+     "patient, however, has a perforation, so the answer is emergency laparotomy.", "C"),
+    (DIABETES, "What is the most appropriate pharmacotherapy?", "Answer: D. Metformin plus glipizide is essentially a combination of A and C.", "D"),
+    (DIGOXIN_TX, "What is the most appropriate treatment?", "The answer is C. A common mistake is to think that D is also correct. Digoxin is "
+     "highly tissue-bound, so hemodialysis removes very little of it.", "C"),
+    (DIGOXIN_TX, "What is the most appropriate treatment?", "Digoxin toxicity.\n\nTreatment options include:\n- Stopping digoxin\n- Correcting "
+     "electrolytes\n\nC. Digoxin-specific antibody fragments", "C"),
+    (PANCREATITIS, "该患者最可能的诊断是", "心电图无ST段抬高，可以排除心梗，也就是选项E。上腹痛向腰背部放射、血淀粉酶升高，考虑胰腺炎。", (None, "A")),
+    (LYMPHOMA, "该患儿最可能的诊断是", "诊断：B细胞来源的Burkitt淋巴瘤\n\n依据：儿童颌面部迅速增大的肿块。", (None, "C")),
+    (PANCREATITIS, "该患者最可能的诊断是", "初步诊断：B. 急性胆囊炎？\n\n进一步查血淀粉酶明显升高。\n\n最终诊断：A. 急性胰腺炎", "A"),
+    (THYROID, PREGNANT_THYROID, "非妊娠患者首选甲巯咪唑（A），但妊娠早期因甲巯咪唑有致畸风险，应选丙硫氧嘧啶。答案：B", "B"),
+    (THYROID, PREGNANT_THYROID, "妊娠早期不推荐首选甲巯咪唑（A），因其有致畸风险。\n\n答案：B", "B"),
+    (ULCER_STEPS, "该患者下一步最合适的处理是", "考虑消化性溃疡急性穿孔。\n\n首选检查：B. 腹部立位X线平片\n首选治疗：C. 剖腹探查\n\n本题问处理，答案：C", "C"),
+    (CAUSES, "我国急性胰腺炎最常见的病因是", "答案：A（胆石症）。\n\n补充：西方国家最常见病因：大量饮酒（B）。", "A"),
+    (THYROID, "治疗甲亢危象首选的药物是", "答案：B。甲亢危象首选PTU而不是甲巯咪唑，因为PTU还能抑制外周T4向T3转化。", "B"),
+    (THYROID, PREGNANT_THYROID, "答案：B。妊娠早期甲亢首选PTU，进入妊娠中晚期后首选的药物则换为甲巯咪唑。", "B"),
+    (NEPHROTIC, "关于肾病综合征，下列说法错误的是", "答案：D。A、B两项是诊断必备条件，C项正确，E项也正确。", "D"),
+    (PANCREATITIS, "该患者最可能的诊断是", "答案：A（急性胰腺炎）。心电图正常，E也可以排除。", "A"),
+    (OSTEOPOROSIS, "绝经后骨质疏松症伴椎体骨折，首选的治疗药物是", "答案：A。钙剂和维生素D也可以用，但只是基础治疗。", "A"),
+])
+def test_replies_written_against_the_round_28_rules(opts: dict, stem: str, reply: str, expected: object) -> None:
+    assert read_strict(reply, option_format(opts), question(stem, opts)).value in _allowed(expected)

@@ -34,7 +34,8 @@ calling it what our stem asks for, in the stem's own words ("大剂量地塞米�
 
 **A letter its explanation contradicts** (``explained_as_another``): a Chinese reply that is a bare letter and one
 explaining sentence ("答案：A。甲胎蛋白（AFP）是原发性肝癌最常用的标志物。"), where the sentence says our stem again beside
-another option's whole text and never the letter's own. The reply gives two answers, so it is unread.
+another option's whole text and never the letter's own, in a clause that neither sets that option aside ("而不是…") nor
+moves to another case ("…则换为…"). The reply gives two answers, so it is unread.
 
 **A "true" its explanation denies** (``denies_statement``): "True — most emboli come from the legs, not the upper
 extremities." to "Most emboli come from the upper extremities": the reply says "not" (or "rather than", "instead of")
@@ -443,6 +444,8 @@ _BARE_ANSWER = r"\**(?:(?:正确|最终)?答案|答|选)?\s*(?:是|为)?\s*[:：
 #: a reply opening with one ("答案：A。<explanation>"), or one sentence closed by one ("<explanation>。答案是A。")
 _OPENS_BARE = re.compile(r"\s*" + _BARE_ANSWER + r"\s*[。.]\s*([^。\n]*)")
 _CLOSES_BARE = re.compile(r"\s*([^。\n]+)。\s*" + _BARE_ANSWER + r"\s*[。.]?\s*$")
+#: words that set an option aside or move to another case in a clause: it answers nothing of ours
+_ASIDE_OR_ELSEWHERE = re.compile(r"而非|不是|并非|排除|不同于|而不|不如|则|换|改|若|如果|但|而")
 #: the share of our stem's character pairs that a clause must say again to answer it, and the fewest pairs
 _STEM_SHARE, _STEM_PAIRS = 0.3, 3
 
@@ -465,8 +468,8 @@ def explained_as_another(text: str, option_texts: Mapping[str, str], question: s
     named = set()
     for clause in re.split(r"[，,；;：:]", clean_text(sentence)):
         said = [key for key, name in alone.items() if name in clause]
-        if len(said) != 1 or said[0] == letter:
-            continue
+        if len(said) != 1 or said[0] == letter or _ASIDE_OR_ELSEWHERE.search(clause):
+            continue  # "…首选PTU而不是甲巯咪唑", "…后首选的药物则换为甲巯咪唑": the other option set aside, or for another case
         shared = len(bigrams(clause.replace(alone[said[0]], "")) & stem)
         if shared >= _STEM_PAIRS and shared >= _STEM_SHARE * len(stem):
             named.add(said[0])

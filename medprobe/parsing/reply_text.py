@@ -226,18 +226,18 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
     if not _QUESTION_HEAD.match(text):
         return text, True
     ours = _ANSWER_LABEL.split(normalise(question))[0]
-    label = _ANSWER_LABEL.search(text)
-    judged = None if label else _JUDGED_AFTER_QUOTE.match(text)
+    answer = _ANSWER_LABEL.search(text)
+    judged = None if answer else _JUDGED_AFTER_QUOTE.match(text)
     if judged:  # 'Statement: "…" - True.': the verdict follows the quoted statement on its line
         return text[judged.end() :].strip(), _restates(text[: judged.start(1)], ours)
-    label = label or _PARAGRAPH.search(text)
+    label = answer or _PARAGRAPH.search(text)
     asked = text[: label.start()] if label else text
     if _restates(asked, ours):
         return (text[label.start() :].strip() if label else ""), True
     # 'Statement: "…"' on a line or paragraph of its own, then an analysis and "Answer: True", or "Verdict: ✅ True"
     for head in (_PARAGRAPH.split(asked, 1)[0], asked.split("\n", 1)[0]):
-        if len(head) < len(asked) and _restates(head, ours):
-            return (text[label.start() :] if label else text[len(head) :]).strip(), True
+        if len(head) < len(text) and _restates(head, ours):
+            return (text[answer.start() :] if answer else text[len(head) :]).strip(), True
     return (text[label.start() :].strip() if label else ""), False
 
 
@@ -278,11 +278,12 @@ _STATEMENT_THAT = re.compile(r"\b(?i:statement|claim|assertion)\s+that\s+")
 _IS_AFTER = re.compile(r"\s+(?i:is|was)\b")
 
 
-def _mostly_ours(clause: str, ours: str) -> bool:
-    """Whether a clause after "the statement that" is ours in fewer words: two thirds of its words are ours and it says
-    "not" just where ours does ("the statement that TIBC is decreased" for "TIBC is decreased in iron deficiency")."""
-    words, their = _WORDS.findall(clause), set(_WORDS.findall(ours))
-    return sum(word in their for word in words) >= 2 * len(words) / 3 and (set(words) & _NEGATIONS) == (their & _NEGATIONS)
+def _ours_in_fewer_words(clause: str, ours: str) -> bool:
+    """Whether a clause after "the statement that" is ours in fewer words: every word of it is ours and it says "not"
+    just where ours does ("the statement that TIBC is decreased" for "TIBC is decreased in iron deficiency"; not "the
+    statement that vitamin K reverses warfarin" for "Vitamin K reverses heparin")."""
+    words, their = set(_WORDS.findall(clause)), set(_WORDS.findall(ours))
+    return words <= their and (words & _NEGATIONS) == (their & _NEGATIONS)
 
 
 def quote_our_statement(text: str, question: str) -> str:
@@ -296,7 +297,7 @@ def quote_our_statement(text: str, question: str) -> str:
         rest = text[match.end() : sentence_end.start() if sentence_end else len(text)]
         for cut in reversed([m.start() for m in _IS_AFTER.finditer(rest)]):
             clause = _plain(rest[:cut])
-            if len(clause) >= 12 and len(clause.split()) >= 3 and (clause in ours or _mostly_ours(clause, ours)):  # a clause, not one word
+            if len(clause) >= 12 and len(clause.split()) >= 3 and (clause in ours or _ours_in_fewer_words(clause, ours)):  # a clause, not one word
                 text = text[: match.end() - len("that ")].rstrip() + f" “{rest[:cut]}”" + text[match.end() + cut :]
                 break
     return text

@@ -86,7 +86,7 @@ _NAMES_OTHERS = re.compile(r"(?<![A-Za-z])[A-E](?![A-Za-z])|\b(?i:both|either)\b
 _ASKED_OWN_TEXT_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*:?\s*([^\n。;；（()）]{1,60}?)\s*[（(]\s*([A-E])\s*项?\s*[)）]")
 #: "最可靠的指标是血清铁蛋白（C）": what the question asks, named by its superlative, then a text and its letter in
 #: brackets (the text may be shortened; when it is another option's whole text, the two disagree)
-_ASKED_TEXT_LETTER_ZH = re.compile(r"(?:最[^\n。；;!?！？]{0,20}?(?:是|为)|最[\u4e00-\u9fff]{1,8}[:：]|(?<![不非])首选)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
+_ASKED_TEXT_LETTER_ZH = re.compile(r"最[^\n。；;!?！？]{0,20}?(?:是|为)\s*([^\n。;；，,（()）]{1,30}?)\s*[（(]\s*([A-E])\s*[)）]")
 #: words that rule an option out in the sentence that names it
 NOT_IT = r"\b(?i:not|unlikely|rule|ruled|exclude|excluded|rather\s+than|instead\s+of|wrong|incorrect|less\s+likely)\b"
 #: a letter ends its sentence: the end, ";", "!", or a full stop not followed by more of a name ("E. coli")
@@ -132,7 +132,7 @@ _LABELLED_LETTER = tuple(
         r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?i:this|that|which|it)(?:\s+[\w-]+){0,2}?\s+(?i:matches|fits|corresponds\s+to)\s+(?i:option|choice)\s+" + _ITEM,
         # "…placenta previa（前置胎盘）, i.e. option D.", "即选项D": the letter of the text just named
         r"\b(?i:i\.?\s?e\.?|that\s+is)\s*,?\s*(?i:option|choice)\s+" + _ITEM,
-        r"(?<![(（])(?:即|也就是)(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
+        r"(?<![(（])即(?:为|是)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,)）]))",
         # "Options A, B, and D are all correct": several options named together (read as several)
         r"\b(?i:options|choices)\s+" + _ITEM + r"(?=(?:\s*(?:,|and|or|&)\s*(?:(?i:and|or)\s+)?[A-E](?![A-Za-z]))+\s+(?i:are|could|may|might|would|can)\s+"
         r"(?:(?i:all|both|each)\s+)?(?i:be\s+)?(?i:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-]))",
@@ -168,7 +168,8 @@ _LABELLED_LETTER = tuple(
         r"(?:(?:正确|最佳|最终|标准|参考)?答案|正解|(?:正确|最佳|最终|标准)选项)\s*[】\]]?\s*(?:是|为|应为|应该是|应选|选)?\s*:?\s*" + _ITEM,
         r"(?:^|(?<=[。！？\n\s]))答\s*:\s*" + _ITEM + r"(?=\s*(?:[。.!！]|$))",  # "…常见于右心衰竭。答：B" (not "答：A是氨基糖苷类")
         r"(?:^|(?<=[，,。：:\s]))(?:我(?:认为|觉得)|本题|此题)?(?:应该|应当|应)(?:是|为)\s*" + _ITEM,
-        r"(?:^|\n)\s*(?:答|结论|(?:最终|初步)?诊断)\s*:\s*" + _ITEM,
+        r"(?:^|\n)\s*(?:答|结论)\s*:\s*" + _ITEM,
+        r"(?:^|\n)\s*(?:最终)?诊断\s*:\s*" + _ITEM + r"(?=\s*[.．、:：)）])",  # "诊断：E. 霍乱" (not "诊断：B细胞来源的…")
         # "首选地西泮静注，故答C项。", "…对应选项 D。", "故首先应给予A。": a conclusion's verb before the letter
         r"(?:故|所以|因此)(?:应)?答\s*" + _ITEM,
         r"对应(?:的)?\s*选项\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,]))(?![，,]\s*(?:因此|所以|故)?\s*不选)",  # not "对应选项A，因此不选"
@@ -182,7 +183,7 @@ _LABELLED_LETTER = tuple(
         # "误认为A选项正确", nor "有人认为是A项")
         r"(?<![不非认因以作成称为])(?:是|为)\s*([A-E])\s*(?:选项|项)(?![的中])",
         # "最可能的诊断：D. 右侧自发性气胸": what the question asks, by its superlative, as a label
-        r"(?:最[^\n。；;，,:]{0,12}?|(?m:^)[ \t]*首选)(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
+        r"最[^\n。；;，,:]{0,12}?(?:诊断|病因|原因|治疗|检查|措施|选择|表现|部位|药物|病原体)\s*(?:是|为)?\s*:\s*" + _ITEM + r"(?=\s*(?:$|[.:)、。]))",
         # a sentence ending the reply that names a letter as what the question asks: "……特异性最高的是C。"
         r"的(?:是|为)\s*" + _ITEM + r"\s*[。.！!]?\s*$",
         r"最[^\n。；;，,]{0,12}?的(?:应该|应当|应)(?:是|为)\s*" + _ITEM + r"(?=\s*(?:$|[。.！!，,；;]))",
@@ -210,7 +211,6 @@ _LABELLED_LETTER = tuple(
         r"\b(?i:both)\s+" + _ITEM + r"(?=(?:\s*\([^()\n]{1,40}\))?\s*(?i:and|or|&)\s*[A-E](?:\s*\([^()\n]{1,40}\))?\s+(?i:are|could|may|might|would|seem|can)\b)",
         r"\b(?i:be|is|are)\s+(?i:both)\s+" + _ITEM + r"(?=\s*(?i:and|&)\s*[A-E](?![A-Za-z0-9]))",
         r"\b(?i:either)\s+" + _ITEM + r"(?=\s*(?i:or)\s*[A-E](?![A-Za-z0-9]))",
-        r"\b(?i:combination\s+of)\s+(?:(?i:options?|choices?)\s+)?" + _ITEM + r"(?=\s*(?:(?i:and|plus)|&|\+)\s*[A-E](?![A-Za-z0-9]))",  # "a combination of A and C"
         _LEFT + _ITEM + r"(?=\s*(?i:and|or|/)\s*[A-E]\s+(?i:(?:could|may|might|would)\s+(?:both|each|all|be)|both(?!\s+(?:have|has|had|show|shows|cause|causes|lack|lacks|describe|describes|involve|involves)\b)|are\s+(?:both|correct|right)"
         r"|are\s+(?:all|each)\s+(?:correct|right|true|acceptable|possible|reasonable|valid)(?![\w-])))",
     )
@@ -318,7 +318,6 @@ _LINE_HEAD = re.compile(r"^[ \t]*(?:(?i:option|choice)[ \t]*([A-E])[ \t]*[,:.)\-
 _WALK_ANNOUNCED = re.compile(
     r"(?i:\b(?:go(?:ing)?|look(?:ing)?|walk(?:ing)?|run(?:ning)?)\s+(?:through|over|at)\s+(?:each\s+of\s+|all\s+(?:of\s+)?)?(?:the\s+|each\s+)?(?:answer\s+)?(?:options?|choices?)\b"
     r"|\b(?:evaluat|analy[sz]|consider|review|examin)\w*\s+(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:answer\s+)?(?:options?|choices?)\b"
-    r"|\b(?:treatment\s+|answer\s+|possible\s+)?(?:options|choices)\s+(?:include|are)"  # "The treatment options include:"
     r"|(?:逐一|逐个|依次|分别)?(?:分析|看|评价|讨论)(?:一下)?(?:各|每个|每一?个|所有)?选项|逐项(?:进行)?(?:分析|看|评价|讨论))[^\n]*[:：][ \t]*$",
     re.MULTILINE,
 )
@@ -340,9 +339,6 @@ _EXACT_TEXT_SPANS = (
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+most\s+likely)(?:\s+[\w-]+){1,2}\s*[.!]?\s*$"),
     # "Long-term oxygen therapy is the intervention most likely to reduce …", "<text> is the drug of choice", "<text> is
     # the first-line vasopressor", "<text> should be given first"
-    # after a setting, only "of choice" and no turn: "For seizure prophylaxis, magnesium sulfate (E) is the agent of choice"
-    re.compile(r"(?:^|[.!?;:]\s*)(?i:for|in)\s[^\n.!?;:,]{1,60},\s*(?i:the\s+)?([^\n.!?;:,]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?of\s+choice)\b"
-               r"(?![^.\n]*\b(?i:but|however|although|though)\b)"),
     re.compile(r"(?:^|[.!?;:]\s*)(?i:the\s+)?([^\n.!?;:]+?)\s+(?i:is\s+the\s+(?:[\w-]+\s+){1,3}?(?:most\s+likely|of\s+choice)|is\s+the\s+(?:best|most\s+appropriate)\s+[\w-]+"
                r"|is\s+the\s+(?:first-line|first\s+line|preferred|recommended)\b|should\s+be\s+(?:given|started|used|administered)(?:\s+first)?\b)"),
     re.compile(r"(?:患者|该病|本病|此病)(?:应)?(?:为|是)\s*([^\n。;；，,]+)"),
@@ -368,7 +364,7 @@ _RETRACTION = re.compile(
     r"\b(?i:wait|actually|hmm+|oops|sorry)\b[,.!\s—–-]*(?i:no\b[,.!\s]*)?(?i:that(?:'s|\s+is|\s+was)\s+(?:not\s+(?:correct|right)|wrong|incorrect)"
     r"|I\s+(?:made\s+a\s+mistake|was\s+wrong))\b"
     r"|\b(?i:looking\s+again|on\s+(?:a\s+)?(?:closer|second)\s+look)\b"
-    r"|\b(?i:I\s+apologi[sz]e\s+for\s+(?:the|my|that)\s+(?:earlier\s+|previous\s+)?(?:error|mistake))\b"
+    r"|\b(?i:I\s+apologi[sz]e\s+for\s+(?:the|my|that)\s+(?:earlier\s+|previous\s+)?(?:error|mistake))(?=\s*[.!,;:—–-])"  # not "the error in my reasoning"
     r"|(?:^|(?<=[.!?\n]))[ \t]*\**(?i:(?:actually|hmm+)[,.]?\s*)?(?i:wait)\**[ \t]*[—–-]"
     r"|(?<!若)(?<!如果)(?:上面|前面|之前|刚才)的(?:回答|答案)(?:可能)?(?:有误|不对|错了)|(?:答案|选)\s*(?:是|为)?\s*[:：]?\s*[A-E][。.]?\s*(?:…+|\.{2,})\s*不对[，,!！]|不对[，,]\s*(?:我|让我)?(?:更正|纠正|重新考虑|重新想|再想一想|再想想)(?:一下)?|(?:…+|\.{2,}|^|(?<=[。！？\n]))\s*(?:等一下|等等)[，,!！]|我(?:刚才)?(?:说|搞|弄|看|算)错了|我(?:前面|之前|刚才)的(?:答案|回答)(?:有误|错了|不对)|(?:等一下|等等)[，,]\s*(?:我)?(?:需要|要)?(?:更正|纠正|再想|重新考虑|重新想)|(?:但|不过)?(?:再)?仔细想想"
 )
@@ -395,8 +391,9 @@ _JUDGED_INLINE = re.compile(r"(?:^|(?<=[\s.;,]))([A-E])\s*[:)]\s*(?i:yes|no|corr
 #: an answer given as text: "the answer is <text>", "the most likely diagnosis is <text>", "答案是<text>",
 #: "最可能的诊断是<text>", "首选的治疗是<text>"
 _TEXT_SPANS = (
-    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote|defect|vasopressor|agent|enzyme|gene|nerve|artery|structure|complication)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:in\s+)?"
-               r"(?i:to\s+(?:start|give|begin|administer|prescribe|perform|obtain|order)\s+)?(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),  # "is to start <text>"
+    re.compile(r"\b(?i:answer|option|choice|diagnosis|cause|treatment|therapy|management|step|finding|organism|pathogen|drug|medication|mechanism|vessel|test|antidote|defect|vasopressor|agent|enzyme|gene|nerve|artery|structure|complication)(?:\s+(?i:here|then|(?:for|of|in)\s+[^\n.;:,!?]{1,40}?))?[ \t]*(?i:is|would\s+be|should\s+be|:)[ \t]*:?[ \t]*(?i:in\s+)?(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
+    # "The most appropriate next step is to start oral doxycycline" (not "The usual next step for GI bleeding is to perform …")
+    re.compile(r"\b(?i:step|treatment|management|therapy)[ \t]+(?i:is|would\s+be)[ \t]+(?i:to\s+(?:start|give|begin|administer|prescribe))[ \t]+(?i:(?:the|an?)\s+)?([^\n.。;；]+)"),
     re.compile(r"答案[ \t]*[】\]]?[ \t]*(?:是|为|应为|应该是|应是)?[ \t]*:?[ \t]*([^\n。;；]+)"),
     # "答：染色体核型分析。", "主要是Na+内流。", "所以选择出血。"
     re.compile(r"(?:^|\n)[ \t]*答[ \t]*:[ \t]*([^\n。;；]+)"),
@@ -572,8 +569,8 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
-        if letter == "A" and re.match(r" \w", rest):
-            return None  # the article again: "A CT scan of the abdomen … The answer is E."
+        if letter == "A" and re.match(r" (?![AEIOUaeiou])\w", rest):
+            return None  # the article again: "A CT scan of the abdomen … The answer is E." (not "A Emergency laparotomy")
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"
@@ -893,8 +890,10 @@ def _letter_with_text(text: str, option_texts: Mapping[str, str]) -> Iterator[St
         letter, named = match.group(2), option_by_text(match.group(1), option_texts)
         sentence = sentence_at(text, match.start(), match.end())
         head = text[match.start() : match.start(1)]
-        if re.search(NOT_IT, head + " " + " ".join(match.group(1).split()[:3])) or re.search(r"\b(?i:if|unless|avoid|avoided)\b", head):
-            continue  # "The answer is not amiodarone (option A)", "First-line if unstable: cardioversion (C)"
+        before = sentence[: max(sentence.find(match.group(0)), 0)]
+        if (re.search(NOT_IT, head + " " + " ".join(match.group(1).split()[:3])) or re.search(r"\b(?i:if|unless|avoid|avoided)\b", head)
+                or re.search(r"\b(?i:if|unless)\b", before)):
+            continue  # "The answer is not amiodarone (option A)", "First-line if unstable: cardioversion (C)", "If he had …, the diagnosis is …"
         if named == letter or (named is None and not _NAMES_OTHERS.search(match.group(1))
                                and {m.group(1) for m in _BRACKETED_LETTER.finditer(sentence)} == {letter}):
             yield Statement(letter, LABELLED, sentence)  # "the most appropriate next step is IV sodium bicarbonate (D)"
@@ -1191,27 +1190,6 @@ def without_option_list(text: str, option_texts: Mapping[str, str]) -> str:
     return text
 
 
-#: another option accepted too: "严格来说C也对", "C也是正确的", "Strictly speaking, C is also correct" (not "C也对，但不是最佳")
-_ALSO_RIGHT = re.compile(
-    r"(?:(?<![A-Za-z])([A-E])\s*(?:项|选项)?\s*也(?:是)?(?:对|正确|可以|可选)|\b(?:(?i:option|choice)\s+)?([A-E])\s+(?i:is|would\s+be)\s+(?i:also)\s+(?i:correct|right|acceptable))"
-    r"(?![^。.\n]*(?:但|不过|然而|(?i:but|though|however))[^。.\n]*(?:不是|不如|次|最|(?i:not|less|best)))"
-)
-
-
-def _also_right_after(text: str, labelled: Sequence[Statement]) -> list[Statement]:
-    """Other options the reply accepts too after its last answer ("所以答案是A。……严格来说C也对。"): each one more answer, so
-    the reply gives two. Said before the answer, while the options are weighed, such words judge an option and answer nothing."""
-    answers = [text.rfind(s.sentence) + len(s.sentence) for s in labelled if s.value is not None]
-    if not answers:
-        return []
-    given = {str(s.value) for s in labelled if s.value is not None}
-    return [
-        Statement(letter, LABELLED, sentence_at(text, match.start(), match.end()))
-        for match in _ALSO_RIGHT.finditer(text, max(answers))
-        if (letter := match.group(1) or match.group(2)) not in given
-    ]
-
-
 def walks_through_options(text: str) -> bool:
     """The reply repeats the option list or judges the options one by one ("选项A：…。选项B：…", "A: no. B: yes.",
     "A 艾滋病：乙类\nB 流行性感冒：丙类\nC …")."""
@@ -1403,7 +1381,6 @@ def letter_statements(
     if answered_at >= 0:  # "答案：C …\nA、B均为被动转运": after the answer, a line grouping other options describes them
         labelled = [s for s in labelled if s.value is not None or not _LETTERS_OPEN.match(s.sentence) or text.find(s.sentence) < answered_at
                     or re.search("正确|答案|对|可以|可选", s.sentence)]
-    labelled += _also_right_after(text, labelled)
     judging = [s for s in _labelled(text, option_texts, exclude_before, _JUDGING_LETTER) if not _WEIGHED_ZH.search(s.sentence)]
     walk = walks_through_options(text)
     if labelled and (judging or walk):

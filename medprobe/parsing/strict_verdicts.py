@@ -161,9 +161,6 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
         later = word.match(text, _MARKED.match(text, segment.end()).end() if marked_lines else segment.end())
         if later and re.match(rf"\s*(?:$|[.:,;!，。：；！\n\-–—)/{CHECK_MARKS}])", text[later.end() :]):
             found.append(Statement(_value(later), LEADING, sentence_at(text, later.start(), later.end())))
-    closing = re.search(rf"(?<=\D[.!。！])[ \t]+{_MARKED.pattern}(?:{word.pattern})[ \t]*[.!。！]?[ \t]*$", text)
-    if closing and not start:  # "… correctly describes type I hypersensitivity. True.": the reply's last sentence (not "2. False")
-        found.append(Statement(_value(closing), LEADING, sentence_at(text, closing.start(), closing.end())))
     if start:
         rest = text[start.end() :]
         first_line = text.split("\n", 1)[0]
@@ -191,6 +188,10 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
             sentence = _verdict_clause(text, match)  # "… is accurate — HBV is partially …"
             found.append(Statement(None if several else _value(match), LABELLED, sentence))
+    closing = re.search(rf"(?m:^)(?![ \t]*(?:[-*•]|\d))[^\n]*(?<=\D[.!。！])[ \t]+{_MARKED.pattern}(?:{word.pattern})[ \t]*[.!。！]?[ \t]*\Z", text)
+    if closing and not found:  # "… correctly describes type I hypersensitivity. True.": the reply's last sentence, its only
+        # verdict (not "2. False", nor "- Ferritin is raised by inflammation. True." closing a list of facts)
+        found.append(Statement(_value(closing), LEADING, sentence_at(text, closing.end() - 1, closing.end())))
     return found
 
 
@@ -210,9 +211,9 @@ def _opposite_follows(text: str, match: re.Match[str], word: re.Pattern[str]) ->
     part"): the reply gives both. A verdict word used as an adjective ("rather than true weakness") is none."""
     sentence = sentence_at(text, match.start(), match.end())
     rest = sentence[sentence.find(match.group(0)) + len(match.group(0)) :]
-    joined = re.match(r"\s*(?i:and|&|以及|和|又)\s*", rest)  # "the statement is true and false at the same time"
+    joined = re.match(r"\s*(?i:and|&)\s*(?=(?i:true|false|correct|incorrect)\b)", rest)  # "… is true and false at the same time"
     if joined and (opposite := word.match(rest, joined.end())) and _value(opposite) != _value(match):
-        return True
+        return True  # (not "true and no antibiotics are needed")
     for turn in _BUT.finditer(rest):
         if _NOT_QUALIFIED.match(rest, turn.end()):
             return True
