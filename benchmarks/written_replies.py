@@ -28,7 +28,7 @@ from medprobe.records import AnswerFormat
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
 #: rules changed); a new round replaces these names
-UNSEEN = frozenset({"en-88", "en-89", "en-90", "en-91", "zh-90", "zh-91", "zh-92", "zh-93"})
+UNSEEN = frozenset({"en-92", "en-93", "en-94", "en-95", "zh-94", "zh-95", "zh-96", "zh-97"})
 
 
 def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
