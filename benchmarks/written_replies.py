@@ -31,7 +31,7 @@ SETS = Path(__file__).parent / "data" / "written_replies"
 UNSEEN = frozenset({"en-92", "en-93", "en-94", "en-95", "zh-94", "zh-95", "zh-96", "zh-97"})
 
 
-def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
+def probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
     """The answer format and question a row was asked with, and its label as the reader writes answers."""
     label = row["label"].strip()
     if row.get("kind", "mcq") == "tf":
@@ -44,18 +44,22 @@ def _probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
     return fmt, question, None if label.lower() == "none" else label.upper()
 
 
-def _name(path: Path) -> tuple[str, int]:
+def set_name(path: Path) -> tuple[str, int]:
     """A set's language and number: "zh-12.jsonl" -> ("zh", 12)."""
     language, number = path.stem.split("-")
     return language, int(number)
 
 
+def rows(path: Path) -> list[dict]:
+    """A set's replies, one JSON object per line."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
 def measure(path: Path) -> Counter[str]:
-    language, _ = _name(path)
+    language, _ = set_name(path)
     counts: Counter[str] = Counter()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        fmt, question, label = _probe(row, language)
+    for row in rows(path):
+        fmt, question, label = probe(row, language)
         value = read_strict(row["reply"], fmt, question).value
         kind = row.get("kind", "mcq")
         counts[f"{kind} replies"] += 1
@@ -75,10 +79,10 @@ def _row(name: str, kind: str, seen: str, counts: Counter[str]) -> str:
 def main() -> None:
     print(f"{'set':6} {'kind':4} {'seen':5} {'replies':>7} {'answerable':>10} {'read':>5} {'false reads':>11} {'misses':>13}")
     pooled: dict[tuple[str, str], Counter[str]] = {}
-    for path in sorted(SETS.glob("*.jsonl"), key=_name):
+    for path in sorted(SETS.glob("*.jsonl"), key=set_name):
         counts = measure(path)
         seen = "no" if path.stem in UNSEEN else "yes"
-        pooled.setdefault((_name(path)[0], seen), Counter()).update(counts)
+        pooled.setdefault((set_name(path)[0], seen), Counter()).update(counts)
         for kind in sorted({key.split()[0] for key in counts}):
             print(_row(path.stem, kind, seen, counts))
     print("pooled:")

@@ -19,7 +19,7 @@ from medprobe.errors import MedprobeError
 from medprobe.models import make_backend
 from medprobe.parsing.answers import JUDGED_SUFFIX, judged_id, question_of, read_strict
 from medprobe.parsing.formats import FORMATS, STRICT_KINDS
-from medprobe.records import GenerationParams, Message, Probe, Request, Response, request_id
+from medprobe.records import AnswerFormat, GenerationParams, Message, Probe, Request, Response, request_id
 
 PREFIX = "judge:"
 PARAMS = GenerationParams(temperature=0.0, max_tokens=24)
@@ -47,11 +47,15 @@ def judge_model(options: dict[str, str]) -> str | None:
 
 def extraction_prompt(probe: Probe, reply: str) -> str:
     """The judge's request about one reply (formats strict rules read only: see ``readable``)."""
-    fmt = probe.answer_format
+    return judge_prompt(question_of(probe.prompt), reply, probe.answer_format)
+
+
+def judge_prompt(question: str, reply: str, fmt: AnswerFormat) -> str:
+    """The judge's request about one reply to ``question`` (the probe's own question, no solved examples)."""
     ask = FORMATS[fmt.kind].judge_ask
     if ask is None:
         raise ValueError(f"the extraction judge does not read answer format {fmt.kind!r}")
-    return _TEMPLATE.format(question=question_of(probe.prompt), reply=reply.strip(), ask=ask.format(given=fmt.given))
+    return _TEMPLATE.format(question=question, reply=reply.strip(), ask=ask.format(given=fmt.given))
 
 
 def check(method: str, probes: list[Probe], *, reference_compatible: bool) -> None:
