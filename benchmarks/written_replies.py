@@ -24,6 +24,7 @@ from pathlib import Path
 
 from medprobe.parsing.answers import read_strict
 from medprobe.records import AnswerFormat
+from testing.mcq import option_format, question, statement_question
 
 SETS = Path(__file__).parent / "data" / "written_replies"
 #: the latest round: sets measured as written, whose errors nobody has read yet (every other set was read while the
@@ -32,16 +33,14 @@ UNSEEN = frozenset({"en-92", "en-93", "en-94", "en-95", "zh-94", "zh-95", "zh-96
 
 
 def probe(row: dict, language: str) -> tuple[AnswerFormat, str, object]:
-    """The answer format and question a row was asked with, and its label as the reader writes answers."""
+    """The answer format and question a row was asked with (as medprobe's prompts and the reader's tests ask it), and
+    its label as the reader writes answers."""
     label = row["label"].strip()
     if row.get("kind", "mcq") == "tf":
-        question = f'Statement: "{row["question"]}" Is this statement true or false? Reply true or false.\nAnswer:'
-        return AnswerFormat(kind="true_false", language=language), question, None if label == "none" else label.lower() == "true"
+        fmt = AnswerFormat(kind="true_false", language=language)
+        return fmt, statement_question(row["question"]), None if label == "none" else label.lower() == "true"
     options = row["options"]
-    head, options_word, answer_word = ("问题：", "选项：", "答案：") if language == "zh" else ("Question: ", "Options: ", "Answer:")
-    question = head + row["question"] + "\n" + options_word + "\t".join(f"{k}: {v}" for k, v in options.items()) + "\n" + answer_word
-    fmt = AnswerFormat(kind="option_letter", options=list(options), option_texts=options, language=language)
-    return fmt, question, None if label.lower() == "none" else label.upper()
+    return option_format(options, language), question(row["question"], options, language), None if label.lower() == "none" else label.upper()
 
 
 def set_name(path: Path) -> tuple[str, int]:

@@ -17,9 +17,10 @@ def option_format(texts: dict[str, str], language: str | None = None) -> AnswerF
     return AnswerFormat(kind="option_letter", options=list(texts), option_texts=texts, language=language)
 
 
-def question(stem: str, texts: dict[str, str]) -> str:
-    """Our question around ``stem`` with its options, in the stem's language."""
-    head, listed, answer = ("问题：", "选项：", "答案：") if _chinese(stem) else ("Question: ", "Options: ", "Answer:")
+def question(stem: str, texts: dict[str, str], language: str | None = None) -> str:
+    """Our question around ``stem`` with its options, in the stem's language unless given."""
+    chinese = language == "zh" if language else _chinese(stem)
+    head, listed, answer = ("问题：", "选项：", "答案：") if chinese else ("Question: ", "Options: ", "Answer:")
     return head + stem + "\n" + listed + "\t".join(f"{k}: {v}" for k, v in texts.items()) + "\n" + answer
 
 

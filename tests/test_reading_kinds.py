@@ -1801,6 +1801,9 @@ ULCER = {"A": "Nasogastric decompression and observation", "B": "Upper endoscopy
 
 @pytest.mark.parametrize(("reply", "expected"), [
     ("A CT scan of the abdomen with oral contrast will show where the air is. The answer is E.", "E"),  # the article "A"
+    ("A Upper endoscopy", None),  # the letter: A with B's text, no article before a vowel
+    ("A Emergency laparotomy.", None),
+    ("A Testing for Helicobacter pylori", None),  # a line that is D's text alone: the letter, not the article
     ("The answer is B. Upper endoscopy.\n\nWait, I apologize for the error. Endoscopy is contraindicated with free air; "
      "the correct answer is C.", "C"),
     ("For a stable patient, endoscopy is the test of choice, but this patient needs emergency laparotomy.", None),
@@ -1824,6 +1827,7 @@ LIVER = {"A": "细菌性肝脓肿", "B": "CEA", "C": "AFP", "D": "痰涂片抗�
     ("答案：B。CEA主要用于结直肠癌的随访。", "原发性肝癌最常用的血清肿瘤标志物是", "B"),  # another fact, the stem not said again
     ("根据症状，最可能是细菌性肝脓肿，但也不能排除其他诊断，需要进一步检查，所以A或E。", "最可能的诊断是", None),
     ("关键点：高热、寒战。\n\n诊断：A. 细菌性肝脓肿", "最可能的诊断是", "A"),
+    ("A 胸部CT", "最可能的诊断是", None),  # A with E's text: never an English article before Chinese
 ])
 def test_chinese_explanations_answering_with_another_option_two_letters_and_a_diagnosis_label(
     reply: str, stem: str, expected: object

@@ -445,7 +445,7 @@ _BARE_ANSWER = r"\**(?:(?:正确|最终)?答案|答|选)?\s*(?:是|为)?\s*[:：
 _OPENS_BARE = re.compile(r"\s*" + _BARE_ANSWER + r"\s*[。.]\s*([^。\n]*)")
 _CLOSES_BARE = re.compile(r"\s*([^。\n]+)。\s*" + _BARE_ANSWER + r"\s*[。.]?\s*$")
 #: words that set an option aside or move to another case in a clause: it answers nothing of ours
-_ASIDE_OR_ELSEWHERE = re.compile(r"而非|不是|并非|排除|不同于|而不|不如|则|换|改|若|如果|但|而")
+_ASIDE_OR_ELSEWHERE = re.compile(r"不是|并非|排除|不同于|不如|则|换|改|若|如果|但|而")
 #: the share of our stem's character pairs that a clause must say again to answer it, and the fewest pairs
 _STEM_SHARE, _STEM_PAIRS = 0.3, 3
 
@@ -465,6 +465,8 @@ def explained_as_another(text: str, option_texts: Mapping[str, str], question: s
         return None
     alone = {key: name for key, name in texts.items() if not any(name != other and name in other for other in texts.values())}
     stem = bigrams(stem_of(question))
+    if not stem:
+        return None  # an English stem: the check says our stem again in Chinese character pairs
     named = set()
     for clause in re.split(r"[，,；;：:]", clean_text(sentence)):
         said = [key for key, name in alone.items() if name in clause]

@@ -236,7 +236,7 @@ def restated_question(text: str, question: str) -> tuple[str, bool]:
         return (text[label.start() :].strip() if label else ""), True
     # 'Statement: "…"' on a line or paragraph of its own, then an analysis and "Answer: True", or "Verdict: ✅ True"
     for head in (_PARAGRAPH.split(asked, 1)[0], asked.split("\n", 1)[0]):
-        if len(head) < len(text) and _restates(head, ours):
+        if head != asked and _restates(head, ours):
             return (text[answer.start() :] if answer else text[len(head) :]).strip(), True
     return (text[label.start() :].strip() if label else ""), False
 
@@ -261,10 +261,9 @@ def _restates(asked: str, ours: str) -> bool:
     with the claim it judges."""
     if fuzz.ratio(asked.strip(), ours.strip()) >= 90:
         return True
-    quoted = _plain(_QUESTION_HEAD.sub("", asked.strip()))
-    words, their = set(_WORDS.findall(quoted)), set(_WORDS.findall(_plain(ours)))
+    quoted, their = _plain(_QUESTION_HEAD.sub("", asked.strip())), _plain(ours)
     # quoted with words left out, none added ("an eGFR below 30" for "an estimated … rate (eGFR) below 30"), never a "not"
-    return len(quoted) >= 12 and (quoted in _plain(ours) or (len(words) >= 5 and words <= their and their & _NEGATIONS <= words))
+    return len(quoted) >= 12 and (quoted in their or (len(_WORDS.findall(quoted)) >= 5 and _ours_in_fewer_words(quoted, set(_WORDS.findall(their)))))
 
 
 #: the words that turn a statement into its opposite: a restatement may not leave them out
@@ -278,12 +277,12 @@ _STATEMENT_THAT = re.compile(r"\b(?i:statement|claim|assertion)\s+that\s+")
 _IS_AFTER = re.compile(r"\s+(?i:is|was)\b")
 
 
-def _ours_in_fewer_words(clause: str, ours: str) -> bool:
-    """Whether a clause after "the statement that" is ours in fewer words: every word of it is ours and it says "not"
+def _ours_in_fewer_words(clause: str, ours: set[str]) -> bool:
+    """Whether a clause is our statement (its words ``ours``) in fewer words: every word of it is ours and it says "not"
     just where ours does ("the statement that TIBC is decreased" for "TIBC is decreased in iron deficiency"; not "the
     statement that vitamin K reverses warfarin" for "Vitamin K reverses heparin")."""
-    words, their = set(_WORDS.findall(clause)), set(_WORDS.findall(ours))
-    return words <= their and (words & _NEGATIONS) == (their & _NEGATIONS)
+    words = set(_WORDS.findall(clause))
+    return words <= ours and (words & _NEGATIONS) == (ours & _NEGATIONS)
 
 
 def quote_our_statement(text: str, question: str) -> str:
@@ -292,12 +291,13 @@ def quote_our_statement(text: str, question: str) -> str:
     question holds, or says in fewer words; a clause of the reply's own, "the statement that the test is accurate", stays
     as it is). The quotes are curly ones, so that a reply written as JSON stays JSON."""
     ours = _plain(question)
+    our_words = set(_WORDS.findall(ours))
     for match in reversed(list(_STATEMENT_THAT.finditer(text))):
         sentence_end = _SENTENCE_END.search(text, match.end())
         rest = text[match.end() : sentence_end.start() if sentence_end else len(text)]
         for cut in reversed([m.start() for m in _IS_AFTER.finditer(rest)]):
             clause = _plain(rest[:cut])
-            if len(clause) >= 12 and len(clause.split()) >= 3 and (clause in ours or _ours_in_fewer_words(clause, ours)):  # a clause, not one word
+            if len(clause) >= 12 and len(clause.split()) >= 3 and (clause in ours or _ours_in_fewer_words(clause, our_words)):  # a clause, not one word
                 text = text[: match.end() - len("that ")].rstrip() + f" “{rest[:cut]}”" + text[match.end() + cut :]
                 break
     return text

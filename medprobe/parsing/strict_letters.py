@@ -569,8 +569,8 @@ def _start(text: str, option_texts: Mapping[str, str], *, wrong_asked: bool = Fa
     # "D. 下肢深静脉血栓" when 下肢深静脉 is B, "B. ACE inhibitors decrease the degradation of bradykinin" when that is D
     named = _text_after(text, match.end(), letter, option_texts) or _explained_as_other(text, match.end(), letter, option_texts)
     if named is not None and named != letter:
-        if letter == "A" and re.match(r" (?![AEIOUaeiou])\w", rest):
-            return None  # the article again: "A CT scan of the abdomen … The answer is E." (not "A Emergency laparotomy")
+        if letter == "A" and re.match(r" (?![AEIOUaeiou])[A-Za-z]", rest) and _TRAILING.sub("", clean_text(rest.split("\n", 1)[0])) != clean_text(option_texts[named]):
+            return None  # the article again: "A CT scan of the abdomen … The answer is E." (not "A Emergency laparotomy", "A Metformin.")
         return Statement(None, LEADING, first_line, f"{CONFLICT}: {letter} with the text of {named}")
     if _SEVERAL.match(text, match.end()):
         return Statement(None, LEADING, first_line)  # "A or C"

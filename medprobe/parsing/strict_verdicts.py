@@ -188,8 +188,8 @@ def verdict_statements(text: str, vocab: Vocabulary, *, subjects: str = _SUBJECT
             several = _BOTH.match(text, match.end()) is not None or _opposite_follows(text, match, word)
             sentence = _verdict_clause(text, match)  # "… is accurate — HBV is partially …"
             found.append(Statement(None if several else _value(match), LABELLED, sentence))
-    closing = re.search(rf"(?m:^)(?![ \t]*(?:[-*•]|\d))[^\n]*(?<=\D[.!。！])[ \t]+{_MARKED.pattern}(?:{word.pattern})[ \t]*[.!。！]?[ \t]*\Z", text)
-    if closing and not found:  # "… correctly describes type I hypersensitivity. True.": the reply's last sentence, its only
+    closing = None if found else re.search(rf"(?m:^)(?![ \t]*(?:[-*•]|\d))[^\n]*(?<=\D[.!。！])[ \t]+{_MARKED.pattern}(?:{word.pattern})[ \t]*[.!。！]?[ \t]*\Z", text)
+    if closing:  # "… correctly describes type I hypersensitivity. True.": the reply's last sentence, its only
         # verdict (not "2. False", nor "- Ferritin is raised by inflammation. True." closing a list of facts)
         found.append(Statement(_value(closing), LEADING, sentence_at(text, closing.end() - 1, closing.end())))
     return found
